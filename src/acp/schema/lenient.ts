@@ -19,27 +19,31 @@ export function openEnum<const T extends readonly string[]>(_values: T) {
 export const Meta = opt(z.record(z.string(), z.unknown()));
 
 /** A value whose discriminator we do not know (or whose known variant was malformed), kept whole. */
-export interface Unknown {
-  readonly type: 'unknown';
+export type Unknown<D extends string = 'type'> = { readonly [K in D]: 'unknown' } & {
   /** The discriminator's value as sent, when there was one. */
   readonly original?: string;
   readonly raw: unknown;
   /** Why it did not parse as a known variant, when it had a known discriminator. */
   readonly error?: string;
-}
+};
 
-export function unknownOf(raw: unknown, discriminator: string, error?: string): Unknown {
+export function unknownOf<D extends string>(raw: unknown, discriminator: D, error?: string): Unknown<D> {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[discriminator] : undefined;
-  return { type: 'unknown', original: typeof value === 'string' ? value : undefined, raw, ...(error ? { error } : {}) };
+  return {
+    [discriminator]: 'unknown',
+    original: typeof value === 'string' ? value : undefined,
+    raw,
+    ...(error ? { error } : {}),
+  } as Unknown<D>;
 }
 
 /**
  * A union keyed by `discriminator`: known variants parse with their own schema; anything else (unknown key, invalid
  * known variant, not an object) becomes `Unknown`. Never fails.
  */
-export function openUnion<V extends Record<string, z.ZodType>>(discriminator: string, variants: V) {
+export function openUnion<D extends string, V extends Record<string, z.ZodType>>(discriminator: D, variants: V) {
   type Known = z.output<V[keyof V]>;
-  return z.unknown().transform((raw): Known | Unknown => {
+  return z.unknown().transform((raw): Known | Unknown<D> => {
     const key = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[discriminator] : undefined;
     const schema = typeof key === 'string' && Object.hasOwn(variants, key) ? variants[key] : undefined;
     if (!schema) return unknownOf(raw, discriminator);

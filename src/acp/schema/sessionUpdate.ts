@@ -67,7 +67,8 @@ export const SessionUpdate = openUnion('sessionUpdate', {
   }),
 });
 export type SessionUpdate = z.output<typeof SessionUpdate>;
-export type KnownSessionUpdate = Exclude<SessionUpdate, Unknown>;
+export type UnknownSessionUpdate = Unknown<'sessionUpdate'>;
+export type KnownSessionUpdate = Exclude<SessionUpdate, UnknownSessionUpdate>;
 export type SessionUpdateOf<K extends KnownSessionUpdate['sessionUpdate']> = Extract<KnownSessionUpdate, { sessionUpdate: K }>;
 
 export const SessionNotification = z.looseObject({ sessionId: z.string(), update: SessionUpdate, _meta: Meta });

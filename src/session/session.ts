@@ -1,0 +1,177 @@
+import type { AcpConnection } from '../acp/connection';
+import { ConnectionClosedError, RpcError } from '../acp/errors';
+import type { LoadSessionResult, PromptBlock, StopReason } from '../acp/schema/agentMethods';
+import type { PermissionOutcome, RequestPermissionParams } from '../acp/schema/clientMethods';
+import type { SessionUpdate } from '../acp/schema/sessionUpdate';
+import { SessionState } from './sessionState';
+import type { ToolCallState } from './state';
+
+interface WaitingAnswer {
+  resolve(outcome: PermissionOutcome): void;
+}
+
+/**
+ * One ACP session: its domain state, its turns and the permission prompts that wait on the user. The agent's updates
+ * arrive through `apply`, in order; the user's intents through `prompt`, `cancel`, `answerPermission` and the pickers.
+ */
+export class Session {
+  readonly state = new SessionState();
+  private turnStart = 0;
+  private nextPermissionId = 1;
+  private readonly waiting = new Map<number, WaitingAnswer>();
+
+  constructor(
+    private readonly acp: AcpConnection,
+    readonly sessionId: string,
+    setup: LoadSessionResult,
+  ) {
+    this.applySetup(setup);
+  }
+
+  /** State the agent returned from session/new, load or resume. */
+  applySetup(setup: LoadSessionResult): void {
+    if (setup.modes || setup.models) this.state.setModes(setup.modes ?? undefined, setup.models ?? undefined);
+    if (setup.configOptions) this.state.setConfigOptions(setup.configOptions);
+  }
+
+  apply(update: SessionUpdate): void {
+    this.state.apply(update);
+  }
+
+  get promptCapabilities() {
+    return this.acp.agent?.promptCapabilities ?? { image: false, audio: false, embeddedContext: false };
+  }
+
+  /**
+   * Runs one turn. Resolves to the stop reason; an agent error is recorded in the transcript (and rethrown) so the
+   * panel can offer Retry. After a cancel, an error from the agent still counts as `cancelled` (DIGEST §8).
+   */
+  async prompt(blocks: PromptBlock[]): Promise<StopReason> {
+    if (this.state.turn !== 'idle') throw new Error('A turn is already running in this session');
+    this.state.addUserMessage(blocks);
+    this.turnStart = this.state.entries.length;
+    this.state.setTurn('running');
+    try {
+      const result = await this.acp.call('prompt', { sessionId: this.sessionId, prompt: blocks });
+      this.finishTurn(result.stopReason);
+      return result.stopReason;
+    } catch (error) {
+      if (this.isCancelling() && !(error instanceof ConnectionClosedError)) {
+        this.finishTurn('cancelled');
+        return 'cancelled';
+      }
+      this.endOpenToolCalls('failed');
+      this.state.addError(errorMessage(error), errorDetail(error), true);
+      this.state.setTurn('idle');
+      throw error;
+    }
+  }
+
+  /** Cancels the running turn: unfinished tool calls show as cancelled at once, waiting prompts are answered. */
+  async cancel(): Promise<void> {
+    if (this.state.turn !== 'running') return;
+    this.state.setTurn('cancelling');
+    this.endOpenToolCalls('cancelled');
+    await this.acp.cancel(this.sessionId);
+  }
+
+  /**
+   * A permission request from the agent: becomes a state of the tool call it concerns (created from the request if
+   * it was never announced) until the user answers, the turn is cancelled or the agent withdraws it.
+   */
+  requestPermission(params: RequestPermissionParams, signal: AbortSignal): Promise<PermissionOutcome> {
+    const call = this.state.toolCallFor(params.toolCall);
+    const requestId = this.nextPermissionId++;
+    call.permission = { requestId, options: params.options };
+    this.state.changedToolCall(call.toolCallId);
+    return new Promise<PermissionOutcome>((resolve) => {
+      const finish = (outcome: PermissionOutcome) => {
+        if (!this.waiting.delete(requestId)) return;
+        if (call.permission?.requestId === requestId) call.permission = undefined;
+        if (outcome.outcome === 'selected') {
+          const option = params.options.find((o) => o.optionId === outcome.optionId);
+          call.permissionAnswer = { optionId: outcome.optionId, name: option?.name ?? outcome.optionId, kind: option?.kind ?? '' };
+          if (option?.kind.startsWith('reject')) call.status = 'rejected';
+        } else {
+          call.permissionAnswer = 'cancelled';
+        }
+        this.state.changedToolCall(call.toolCallId);
+        resolve(outcome);
+      };
+      this.waiting.set(requestId, { resolve: finish });
+      signal.addEventListener('abort', () => finish({ outcome: 'cancelled' }), { once: true });
+    });
+  }
+
+  /** The user's choice for the prompt on `toolCallId`. Returns false when no prompt waits there (already answered). */
+  answerPermission(toolCallId: string, optionId: string): boolean {
+    const call = this.state.toolCalls.get(toolCallId);
+    const permission = call?.permission;
+    if (!permission || !permission.options.some((o) => o.optionId === optionId)) return false;
+    this.waiting.get(permission.requestId)?.resolve({ outcome: 'selected', optionId });
+    return true;
+  }
+
+  /** Tool calls whose permission prompt waits on the user. */
+  waitingPermissions(): ToolCallState[] {
+    return [...this.state.toolCalls.values()].filter((c) => c.permission);
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.acp.call('setMode', { sessionId: this.sessionId, modeId });
+    this.state.setCurrentMode(modeId);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const params =
+      typeof value === 'boolean'
+        ? { sessionId: this.sessionId, configId, type: 'boolean' as const, value }
+        : { sessionId: this.sessionId, configId, value };
+    const result = await this.acp.call('setConfigOption', params);
+    this.state.setConfigOptions(result.configOptions);
+  }
+
+  /** Legacy model switch for agents that answer `models` and have no model config option (DIGEST §24). */
+  async setModel(modelId: string): Promise<void> {
+    await this.acp.call('setModel', { sessionId: this.sessionId, modelId });
+    this.state.setCurrentModel(modelId);
+  }
+
+  /** The agent is gone: prompts still waiting are over. */
+  dispose(): void {
+    for (const [, waiting] of [...this.waiting]) waiting.resolve({ outcome: 'cancelled' });
+  }
+
+  /** Read through a method: the turn changes while `prompt` awaits, which narrowing cannot see. */
+  private isCancelling(): boolean {
+    return this.state.turn === 'cancelling';
+  }
+
+  private finishTurn(stopReason: StopReason): void {
+    if (stopReason === 'cancelled') this.endOpenToolCalls('cancelled');
+    this.state.addTurnEnd(stopReason);
+    this.state.setTurn('idle');
+  }
+
+  private endOpenToolCalls(status: 'cancelled' | 'failed'): void {
+    for (let i = this.turnStart; i < this.state.entries.length; i++) {
+      const entry = this.state.entries[i];
+      if (entry.kind !== 'tool') continue;
+      const call = this.state.toolCalls.get(entry.toolCallId);
+      if (call && (call.status === 'pending' || call.status === 'in_progress')) {
+        call.status = status;
+        this.state.changedToolCall(call.toolCallId);
+      }
+    }
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorDetail(error: unknown): string | undefined {
+  if (error instanceof RpcError && error.data !== undefined) return JSON.stringify(error.data, null, 2);
+  if (error instanceof ConnectionClosedError) return error.stderrTail.slice(-20).join('\n') || undefined;
+  return undefined;
+}

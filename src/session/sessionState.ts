@@ -1,0 +1,203 @@
+import type { ContentBlock } from '../acp/schema/content';
+import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
+import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
+import type { ToolCallUpdate } from '../acp/schema/toolCall';
+import type { Entry, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, Usage } from './state';
+import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
+
+type Listener = (change: SessionChange) => void;
+
+/**
+ * Reduces `session/update` notifications into the domain state of one session. Every update kind is handled;
+ * unknown kinds are kept as entries with their raw JSON. Pure: no I/O, no VS Code.
+ */
+export class SessionState implements SessionStateView {
+  readonly entries: Entry[] = [];
+  readonly toolCalls = new Map<string, ToolCallState>();
+  plan: PlanEntry[] = [];
+  commands: AvailableCommand[] = [];
+  modes: SessionModeState | undefined;
+  models: SessionModelState | undefined;
+  configOptions: ConfigOption[] = [];
+  info: SessionInfoState = {};
+  usage: Usage | undefined;
+  turn: TurnState = 'idle';
+  private nextEntryId = 1;
+  private readonly listeners = new Set<Listener>();
+
+  onChange(listener: Listener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  apply(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'user_message_chunk':
+        return this.appendChunk('user', update.content, update.messageId ?? undefined);
+      case 'agent_message_chunk':
+        return this.appendChunk('agent', update.content, update.messageId ?? undefined);
+      case 'agent_thought_chunk':
+        return this.appendChunk('thought', update.content, update.messageId ?? undefined);
+      case 'tool_call': {
+        const existing = this.toolCalls.get(update.toolCallId);
+        if (existing) {
+          replaceToolCall(existing, update);
+          return this.emit({ type: 'tool-call', toolCallId: update.toolCallId });
+        }
+        return this.addToolCall(createToolCall(update, false));
+      }
+      case 'tool_call_update':
+        return this.updateToolCall(update);
+      case 'plan':
+        this.plan = update.entries;
+        return this.emit({ type: 'plan' });
+      case 'available_commands_update':
+        this.commands = update.availableCommands;
+        return this.emit({ type: 'commands' });
+      case 'current_mode_update':
+        this.setCurrentMode(update.currentModeId);
+        return;
+      case 'config_option_update':
+        this.setConfigOptions(update.configOptions);
+        return;
+      case 'session_info_update':
+        // Patch semantics: absent leaves the field, null clears it.
+        if (update.title !== undefined) this.info = { ...this.info, title: update.title ?? undefined };
+        if (update.updatedAt !== undefined) this.info = { ...this.info, updatedAt: update.updatedAt ?? undefined };
+        return this.emit({ type: 'info' });
+      case 'usage_update':
+        this.usage = { used: update.used, size: update.size, cost: update.cost ?? undefined };
+        return this.emit({ type: 'usage' });
+      case 'notice':
+        return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined });
+      case 'unknown':
+        return this.addEntry({ kind: 'unknown', id: this.nextEntryId++, update });
+    }
+  }
+
+  /** The mode, from `current_mode_update` or the config option of category `mode`. */
+  setCurrentMode(modeId: string): void {
+    if (this.modes) {
+      this.modes = { ...this.modes, currentModeId: modeId };
+      this.emit({ type: 'modes' });
+    }
+    const modeOption = this.configOptions.find((o) => o.category === 'mode' && o.type === 'select');
+    if (modeOption?.type === 'select' && modeOption.currentValue !== modeId) {
+      const updated: ConfigOption = { ...modeOption, currentValue: modeId };
+      this.configOptions = this.configOptions.map((o) => (o === modeOption ? updated : o));
+      this.emit({ type: 'config' });
+    }
+  }
+
+  setConfigOptions(options: ConfigOption[]): void {
+    this.configOptions = options;
+    this.emit({ type: 'config' });
+    const mode = options.find((o) => o.category === 'mode' && o.type === 'select');
+    if (mode && this.modes && this.modes.currentModeId !== mode.currentValue) {
+      this.modes = { ...this.modes, currentModeId: String(mode.currentValue) };
+      this.emit({ type: 'modes' });
+    }
+  }
+
+  setModes(modes: SessionModeState | undefined, models: SessionModelState | undefined): void {
+    this.modes = modes;
+    this.models = models;
+    this.emit({ type: 'modes' });
+  }
+
+  setCurrentModel(modelId: string): void {
+    if (!this.models) return;
+    this.models = { ...this.models, currentModelId: modelId };
+    this.emit({ type: 'modes' });
+  }
+
+  setTurn(turn: TurnState): void {
+    if (this.turn === turn) return;
+    this.turn = turn;
+    this.emit({ type: 'turn' });
+  }
+
+  /** A user message we sent (the agent does not echo prompts). */
+  addUserMessage(blocks: ContentBlock[]): void {
+    const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    this.addEntry({ kind: 'message', id: this.nextEntryId++, role: 'user', text, blocks: blocks.filter((b) => b.type !== 'text') });
+  }
+
+  addTurnEnd(stopReason: string): void {
+    this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason });
+  }
+
+  addError(message: string, detail: string | undefined, retryable: boolean): void {
+    this.addEntry({ kind: 'error', id: this.nextEntryId++, message, detail, retryable });
+  }
+
+  /** The tool call a permission request concerns, created (and announced) from the request if needed. */
+  toolCallFor(update: ToolCallUpdate): ToolCallState {
+    const existing = this.toolCalls.get(update.toolCallId);
+    if (existing) {
+      patchToolCall(existing, update);
+      return existing;
+    }
+    const created = createToolCall(update, true);
+    this.addToolCall(created);
+    return created;
+  }
+
+  changedToolCall(toolCallId: string): void {
+    this.emit({ type: 'tool-call', toolCallId });
+  }
+
+  private updateToolCall(update: ToolCallUpdate): void {
+    const existing = this.toolCalls.get(update.toolCallId);
+    if (!existing) {
+      // Gemini sends updates for ids it never announced: create the entry (agents-in-the-wild.md).
+      this.addToolCall(createToolCall(update, true));
+      return;
+    }
+    patchToolCall(existing, update);
+    this.emit({ type: 'tool-call', toolCallId: update.toolCallId });
+  }
+
+  private addToolCall(state: ToolCallState): void {
+    this.toolCalls.set(state.toolCallId, state);
+    this.addEntry({ kind: 'tool', id: this.nextEntryId++, toolCallId: state.toolCallId });
+  }
+
+  /**
+   * Chunks with the same `messageId` form one message; a new id starts a new one. Without ids, consecutive chunks of
+   * the same role form a message and anything in between (a tool call, another role) ends it.
+   */
+  private appendChunk(role: MessageRole, block: ContentBlock, messageId: string | undefined): void {
+    const last = this.entries[this.entries.length - 1];
+    if (last?.kind === 'message' && last.role === role && last.messageId === messageId) {
+      if (block.type === 'text') last.text += block.text;
+      else last.blocks.push(block);
+      this.emit({ type: 'entry-changed', index: this.entries.length - 1 });
+      return;
+    }
+    if (messageId !== undefined) {
+      // A chunk for an earlier message that is no longer last (rare): append there.
+      for (let i = this.entries.length - 1; i >= 0; i--) {
+        const entry = this.entries[i];
+        if (entry.kind === 'message' && entry.role === role && entry.messageId === messageId) {
+          if (block.type === 'text') entry.text += block.text;
+          else entry.blocks.push(block);
+          this.emit({ type: 'entry-changed', index: i });
+          return;
+        }
+      }
+    }
+    const text = block.type === 'text' ? block.text : '';
+    const blocks = block.type === 'text' ? [] : [block];
+    this.addEntry({ kind: 'message', id: this.nextEntryId++, role, messageId, text, blocks });
+  }
+
+  private addEntry(entry: Entry): void {
+    this.entries.push(entry);
+    this.emit({ type: 'entry-added', index: this.entries.length - 1 });
+  }
+
+  private emit(change: SessionChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

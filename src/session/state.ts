@@ -1,0 +1,84 @@
+import type { UnknownSessionUpdate } from '../acp/schema/sessionUpdate';
+import type { ContentBlock } from '../acp/schema/content';
+import type { PermissionOption } from '../acp/schema/clientMethods';
+import type { AvailableCommand, PlanEntry } from '../acp/schema/sessionUpdate';
+import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
+import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '../acp/schema/toolCall';
+
+/** The domain state of one ACP session: what the panel renders, independent of VS Code. */
+
+/** The agent's statuses plus our own: a rejected permission, or a call still open when the turn was cancelled. */
+export type ToolStatus = ToolCallStatus | 'rejected' | 'cancelled';
+
+export interface PermissionState {
+  readonly requestId: number;
+  readonly options: readonly PermissionOption[];
+}
+
+export interface ToolCallState {
+  readonly toolCallId: string;
+  title: string;
+  kind: ToolKind;
+  status: ToolStatus;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  name?: string;
+  meta?: Record<string, unknown>;
+  /** Set while a permission request for this call waits on the user. */
+  permission?: PermissionState;
+  /** The option the user chose last, for the transcript. */
+  permissionAnswer?: { optionId: string; name: string; kind: string } | 'cancelled';
+  /** True when the first thing we heard of it was an update or a permission request, not a `tool_call`. */
+  announcedLate?: boolean;
+}
+
+export type MessageRole = 'user' | 'agent' | 'thought';
+
+export type Entry =
+  | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[] }
+  | { readonly kind: 'tool'; readonly id: number; readonly toolCallId: string }
+  | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string }
+  | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string }
+  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
+
+export type TurnState = 'idle' | 'running' | 'cancelling';
+
+export interface Usage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+export interface SessionInfoState {
+  title?: string;
+  updatedAt?: string;
+}
+
+/** What changed, so consumers re-read only that (the model owns the state). */
+export type SessionChange =
+  | { readonly type: 'entry-added'; readonly index: number }
+  | { readonly type: 'entry-changed'; readonly index: number }
+  | { readonly type: 'tool-call'; readonly toolCallId: string }
+  | { readonly type: 'plan' }
+  | { readonly type: 'commands' }
+  | { readonly type: 'modes' }
+  | { readonly type: 'config' }
+  | { readonly type: 'info' }
+  | { readonly type: 'usage' }
+  | { readonly type: 'turn' };
+
+export interface SessionStateView {
+  readonly entries: readonly Entry[];
+  readonly toolCalls: ReadonlyMap<string, ToolCallState>;
+  readonly plan: readonly PlanEntry[];
+  readonly commands: readonly AvailableCommand[];
+  readonly modes: SessionModeState | undefined;
+  readonly models: SessionModelState | undefined;
+  readonly configOptions: readonly ConfigOption[];
+  readonly info: SessionInfoState;
+  readonly usage: Usage | undefined;
+  readonly turn: TurnState;
+}
