@@ -14,6 +14,10 @@ export interface HowdahApi {
   snapshot(sessionKey: string): unknown;
   /** The pid of the agent process serving the session, while it runs. */
   agentPid(sessionKey: string): number | undefined;
+  /** The last lines of the session's agent log (its stderr, lifecycle messages, protocol warnings). */
+  agentLog(sessionKey: string): string[];
+  /** Answers the permission prompt waiting on a tool call, as the panel's buttons do. False when none waits. */
+  answerPermission(sessionKey: string, toolCallId: string, optionId: string): boolean;
   /** Keys of the sessions that exist now. */
   sessionKeys(): string[];
   /** Stops every session and agent process. */

@@ -1,0 +1,42 @@
+import type { SessionManager } from './agents/sessionManager';
+import type { HowdahApi } from './api';
+
+/** The API `activate` returns, over the session manager. */
+export function createApi(manager: SessionManager): HowdahApi {
+  const session = (key: string) => {
+    const managed = manager.get(key);
+    if (!managed) throw new Error(`No session ${key}`);
+    return managed;
+  };
+  return {
+    newSession: async (agentId) => (await manager.newSession(agentId)).key,
+    prompt: (key, text) => session(key).session.prompt([{ type: 'text', text }]),
+    cancel: (key) => session(key).session.cancel(),
+    snapshot: (key) => {
+      const { session: s, status, agentName } = session(key);
+      const state = s.state;
+      return JSON.parse(
+        JSON.stringify({
+          status,
+          agentName,
+          sessionId: s.sessionId,
+          turn: state.turn,
+          entries: state.entries,
+          toolCalls: Object.fromEntries(state.toolCalls),
+          plan: state.plan,
+          commands: state.commands,
+          modes: state.modes,
+          models: state.models,
+          configOptions: state.configOptions,
+          info: state.info,
+          usage: state.usage,
+        }),
+      );
+    },
+    agentPid: (key) => manager.agentPid(key),
+    agentLog: (key) => manager.agentLogLines(key),
+    answerPermission: (key, toolCallId, optionId) => session(key).session.answerPermission(toolCallId, optionId),
+    sessionKeys: () => manager.list().map((m) => m.key),
+    stopAll: () => manager.stopAll(),
+  };
+}
