@@ -1,0 +1,37 @@
+// Driving the VS Code workbench in a page: readiness, the command palette, the Howdah view and its webview.
+import { EXTENSION_ID } from './config.mjs';
+
+/** Loads `url` and waits until the workbench (status bar) is shown. */
+export async function openWorkbench(page, url, timeout = 60000) {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
+}
+
+/** Runs a command by its palette title, e.g. 'Howdah: New Session'. */
+export async function runCommand(page, title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
+}
+
+/** The Howdah entry of the activity bar, found by its role and accessible name. */
+export function howdahActivityItem(page) {
+  return page.locator('.part.activitybar, .part.sidebar .composite-bar-container')
+    .getByRole('tab', { name: /^Howdah/ }).first();
+}
+
+export const WEBVIEW_FRAME = `iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`;
+
+/** Opens the Howdah view from the activity bar; returns a FrameLocator for the chat webview's content. */
+export async function openHowdahView(page, timeout = 60000) {
+  const item = howdahActivityItem(page);
+  await item.waitFor({ timeout });
+  if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
+  await page.locator(WEBVIEW_FRAME).waitFor({ timeout });
+  return page.frameLocator(WEBVIEW_FRAME).frameLocator('#active-frame');
+}
