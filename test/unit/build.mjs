@@ -1,0 +1,32 @@
+// Bundles every test/unit/**/*.test.ts for plain Node. `vscode` is deliberately not external: a unit test that
+// reaches it (directly or through src/acp, src/session) fails to build, which keeps the lower layers free of it.
+import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = join(here, '..', '..');
+const outdir = join(root, 'out', 'test', 'unit');
+
+function tests(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tests(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+rmSync(outdir, { recursive: true, force: true });
+const entryPoints = tests(here);
+await build({
+  entryPoints,
+  outdir,
+  outbase: here,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  external: ['mocha', 'playwright-core'],
+  logLevel: 'warning',
+});
+console.log(`unit: built ${entryPoints.length} test files into ${relative(root, outdir)}`);
