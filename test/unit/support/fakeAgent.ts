@@ -71,12 +71,28 @@ export function textOf(updates: SessionNotification[], kind = 'agent_message_chu
     .join('');
 }
 
+/** Whether a process runs; a zombie (dead, not yet reaped by whoever adopted it) counts as dead. */
 export function isAlive(pid: number | undefined): boolean {
   if (pid === undefined) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Polls `check` until it holds or `ms` passed. */
+export async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
 }
