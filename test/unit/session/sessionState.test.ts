@@ -1,0 +1,156 @@
+import { strict as assert } from 'node:assert';
+import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
+import { SessionState } from '../../../src/session/sessionState';
+import type { SessionChange } from '../../../src/session/state';
+
+function feed(state: SessionState, ...raw: Record<string, unknown>[]): void {
+  for (const update of raw) state.apply(SessionUpdate.parse(update));
+}
+const text = (t: string) => ({ type: 'text', text: t });
+
+describe('session state reducer', () => {
+  it('groups message chunks by messageId, else by consecutive role', () => {
+    const s = new SessionState();
+    feed(
+      s,
+      { sessionUpdate: 'agent_thought_chunk', content: text('hmm ') },
+      { sessionUpdate: 'agent_thought_chunk', content: text('ok') },
+      { sessionUpdate: 'agent_message_chunk', content: text('Hel') },
+      { sessionUpdate: 'agent_message_chunk', content: text('lo') },
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' },
+      { sessionUpdate: 'agent_message_chunk', content: text('After') },
+      { sessionUpdate: 'agent_message_chunk', content: text('A1'), messageId: 'm1' },
+      { sessionUpdate: 'agent_message_chunk', content: text('B1'), messageId: 'm2' },
+      { sessionUpdate: 'agent_message_chunk', content: text('A2'), messageId: 'm1' },
+    );
+    const messages = s.entries.filter((e) => e.kind === 'message').map((e) => (e.kind === 'message' ? [e.role, e.text] : []));
+    assert.deepEqual(messages, [
+      ['thought', 'hmm ok'],
+      ['agent', 'Hello'],
+      ['agent', 'After'],
+      ['agent', 'A1A2'],
+      ['agent', 'B1'],
+    ]);
+  });
+
+  it('keeps non-text content blocks on the message, unknown ones included', () => {
+    const s = new SessionState();
+    feed(
+      s,
+      { sessionUpdate: 'agent_message_chunk', content: text('See ') },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'hologram', z: 1 } },
+    );
+    const entry = s.entries[0];
+    assert.ok(entry.kind === 'message');
+    assert.deepEqual(entry.blocks.map((b) => b.type), ['resource_link', 'unknown']);
+  });
+
+  it('creates tool calls, patches only present fields, replaces content and locations', () => {
+    const s = new SessionState();
+    feed(
+      s,
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 't1',
+        title: 'Edit a.ts',
+        kind: 'edit',
+        content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'b' }],
+        locations: [{ path: '/w/a.ts', line: 3 }],
+        rawInput: { file: 'a.ts' },
+      },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' },
+    );
+    let call = s.toolCalls.get('t1')!;
+    assert.equal(call.status, 'in_progress');
+    assert.equal(call.title, 'Edit a.ts');
+    assert.equal(call.content.length, 1);
+    assert.deepEqual(call.rawInput, { file: 'a.ts' });
+    feed(s, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [], locations: [{ path: '/w/b.ts' }], rawOutput: 'ok', _meta: { claudeCode: { x: 1 } } });
+    call = s.toolCalls.get('t1')!;
+    assert.equal(call.status, 'completed');
+    assert.deepEqual(call.content, []);
+    assert.deepEqual(call.locations.map((l) => l.path), ['/w/b.ts']);
+    assert.equal(call.rawOutput, 'ok');
+    assert.deepEqual(call.meta, { claudeCode: { x: 1 } });
+    assert.equal(s.entries.filter((e) => e.kind === 'tool').length, 1);
+  });
+
+  it('creates the entry for a tool_call_update whose id was never announced', () => {
+    const s = new SessionState();
+    feed(s, { sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'completed', title: 'Ran tests' });
+    const call = s.toolCalls.get('ghost')!;
+    assert.equal(call.title, 'Ran tests');
+    assert.equal(call.status, 'completed');
+    assert.equal(call.announcedLate, true);
+    assert.deepEqual(s.entries.map((e) => e.kind), ['tool']);
+  });
+
+  it('replaces the plan whole on each update', () => {
+    const s = new SessionState();
+    feed(s, { sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }, { content: 'b', priority: 'low', status: 'pending' }] });
+    feed(s, { sessionUpdate: 'plan', entries: [{ content: 'c', priority: 'medium', status: 'in_progress' }] });
+    assert.deepEqual(s.plan.map((e) => e.content), ['c']);
+  });
+
+  it('tracks commands, modes (both update shapes), config options and the mode option', () => {
+    const s = new SessionState();
+    s.setModes({ currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] }, undefined);
+    s.setConfigOptions([{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: 'ask', options: { kind: 'flat', options: [] } }]);
+    feed(s, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'web', description: 'Search', input: { hint: 'query' } }] });
+    feed(s, { sessionUpdate: 'current_mode_update', modeId: 'code' });
+    assert.equal(s.modes?.currentModeId, 'code');
+    assert.equal(s.configOptions[0].currentValue, 'code');
+    feed(s, { sessionUpdate: 'current_mode_update', currentModeId: 'ask' });
+    assert.equal(s.modes?.currentModeId, 'ask');
+    feed(s, { sessionUpdate: 'config_option_update', configOptions: [{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: 'code', options: [] }] });
+    assert.equal(s.modes?.currentModeId, 'code');
+    assert.equal(s.commands[0].input?.hint, 'query');
+  });
+
+  it('applies session info as a patch: absent keeps, null clears', () => {
+    const s = new SessionState();
+    feed(s, { sessionUpdate: 'session_info_update', title: 'Fix bug', updatedAt: '2026-11-29T10:00:00Z' });
+    feed(s, { sessionUpdate: 'session_info_update', updatedAt: '2026-11-29T11:00:00Z' });
+    assert.deepEqual(s.info, { title: 'Fix bug', updatedAt: '2026-11-29T11:00:00Z' });
+    feed(s, { sessionUpdate: 'session_info_update', title: null });
+    assert.equal(s.info.title, undefined);
+  });
+
+  it('records usage with cost, notices, and unknown kinds as entries', () => {
+    const s = new SessionState();
+    feed(
+      s,
+      { sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.12, currency: 'USD' } },
+      { sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' },
+      { sessionUpdate: 'notice', severity: 'sparkly', title: 'Custom severity kept' },
+      { sessionUpdate: 'subagent_update', child: 'x' },
+    );
+    assert.deepEqual(s.usage, { used: 1200, size: 200000, cost: { amount: 0.12, currency: 'USD' } });
+    assert.deepEqual(s.entries.map((e) => e.kind), ['notice', 'notice', 'unknown']);
+    const unknown = s.entries[2];
+    assert.ok(unknown.kind === 'unknown' && unknown.update.original === 'subagent_update');
+    assert.ok(s.entries[1].kind === 'notice' && s.entries[1].severity === 'sparkly');
+  });
+
+  it('emits a change naming what changed', () => {
+    const s = new SessionState();
+    const changes: SessionChange[] = [];
+    s.onChange((c) => changes.push(c));
+    feed(
+      s,
+      { sessionUpdate: 'agent_message_chunk', content: text('a') },
+      { sessionUpdate: 'agent_message_chunk', content: text('b') },
+      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' },
+      { sessionUpdate: 'plan', entries: [] },
+    );
+    assert.deepEqual(changes, [
+      { type: 'entry-added', index: 0 },
+      { type: 'entry-changed', index: 0 },
+      { type: 'entry-added', index: 1 },
+      { type: 'tool-call', toolCallId: 't' },
+      { type: 'plan' },
+    ]);
+  });
+});
