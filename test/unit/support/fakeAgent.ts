@@ -6,7 +6,16 @@ import { buildClientCapabilities, type CapabilitySettings } from '../../../src/a
 import type { ClientHandlers } from '../../../src/acp/clientHandlers';
 import type { SessionNotification } from '../../../src/acp/schema/sessionUpdate';
 
-export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+/** The repository root, found from the bundled test's location (tests run from out/test/unit/…). */
+export const repoRoot = ((): string => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) || !fs.existsSync(path.join(dir, 'src'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`No repository root above ${__dirname}`);
+    dir = parent;
+  }
+  return dir;
+})();
 export const fakeAgentPath = path.join(repoRoot, 'fixtures', 'fake-agent', 'agent.js');
 
 export const allCapabilities: CapabilitySettings = { readFiles: true, writeFiles: 'apply', terminal: 'allow', terminalAuth: true };
