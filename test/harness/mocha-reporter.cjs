@@ -1,5 +1,6 @@
 // Mocha reporter for every tier: mocha's human-readable "spec" output, plus the counts in a form the
-// harness can parse — a JSON file at $HOWDAH_RESULTS_FILE and one `HOWDAH_RESULTS {...}` line.
+// harness can parse — a JSON file (reporter option `output`, else $HOWDAH_RESULTS_FILE) and one
+// `HOWDAH_RESULTS {...}` line.
 'use strict';
 const fs = require('node:fs');
 const Mocha = require('mocha');
@@ -14,7 +15,7 @@ class HowdahReporter extends Spec {
     runner.once('end', () => {
       const { passes = 0, failures: failed = 0, pending = 0 } = this.stats;
       const result = { passed: passes, failed, pending, failures };
-      const file = process.env.HOWDAH_RESULTS_FILE;
+      const file = (options && options.reporterOption && options.reporterOption.output) || process.env.HOWDAH_RESULTS_FILE;
       if (file) fs.writeFileSync(file, JSON.stringify(result, null, 2));
       Base.consoleLog(`HOWDAH_RESULTS ${JSON.stringify({ passed: passes, failed, pending })}`);
     });

@@ -18,8 +18,7 @@ export function addFailure(results, title, error) {
 }
 
 /** Prints the tier's line and writes the counts where run-all (HOWDAH_RESULTS_FILE) expects them. */
-export function finishTier(tier, results) {
-  const file = process.env.HOWDAH_RESULTS_FILE;
+export function finishTier(tier, results, file = process.env.HOWDAH_RESULTS_FILE) {
   if (file) fs.writeFileSync(file, JSON.stringify(results, null, 2));
   console.log(`${tier}: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} pending` : ''}`);
   return results.failed === 0 ? 0 : 1;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { RUNS, TESTABLE_SETTINGS } from './config.mjs';
 import { markRun, spawnGroup, stopGroup } from './processes.mjs';
 import { installation, node24Env } from './provision.mjs';
-import { log } from './timing.mjs';
+import { log, phase } from './timing.mjs';
 
 /** A fresh private folder for this run; every process started by the run mentions it in its environment. */
 export function createRunDir(tier) {
@@ -88,10 +88,12 @@ export async function startCodeServer({ runDir, name, folder, settings = {}, vsi
   const common = ['--user-data-dir', dataDir, '--extensions-dir', extensionsDir];
 
   for (const file of vsix) {
-    const child = spawnGroup(nodeBin, [codeServerEntry, ...common, '--install-extension', file], { env: childEnv, logFile });
-    const code = await waitForExit(child);
-    await stopGroup(child.pid, 0);
-    if (code !== 0) throw new Error(`installing ${file} failed (${code}); see ${logFile}`);
+    await phase(`install ${path.basename(file)}`, async () => {
+      const child = spawnGroup(nodeBin, [codeServerEntry, ...common, '--install-extension', file], { env: childEnv, logFile });
+      const code = await waitForExit(child);
+      await stopGroup(child.pid, 0);
+      if (code !== 0) throw new Error(`installing ${file} failed (${code}); see ${logFile}`);
+    });
     log(`installed ${path.basename(file)} into ${extensionsDir}`);
   }
 

@@ -1,0 +1,18 @@
+// What the e2e tests share, filled in by run.mjs before mocha starts: the server (with the .vsix
+// installed), the browser page, the scratch workspace, and where screenshots go.
+import path from 'node:path';
+import { screenshotter } from '../harness/browser.mjs';
+import { openWorkbench } from '../harness/workbench.mjs';
+import { phase } from '../harness/timing.mjs';
+
+export const e2e = { server: null, page: null, workspace: null, resultsDir: null };
+
+/** (Re)loads the workbench on the scratch workspace: a fresh window and extension host per test. */
+export async function loadWorkbench() {
+  await phase('page load (workbench shown)', () => openWorkbench(e2e.page, e2e.server.url()));
+}
+
+/** A screenshotter writing into test-results/e2e/<slug>/. */
+export function screenshots(slug) {
+  return screenshotter(e2e.page, path.join(e2e.resultsDir, slug));
+}
