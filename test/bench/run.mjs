@@ -1,0 +1,29 @@
+// `npm run bench [-- name…]`: builds and runs the benchmarks, each printing its figures and side-by-side ratios.
+// No benchmark asserts a time: these machines are noisy; the numbers are for people to read.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const outdir = join(root, 'out', 'test', 'bench');
+/** name → source; a `.ts` is bundled for Node first, a `.mjs` runs as it is. */
+const benches = {
+  protocol: 'test/bench/protocol.ts',
+  webview: 'test/bench/webview.mjs',
+};
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const selected = Object.entries(benches).filter(([name, file]) => (wanted.length ? wanted.includes(name) : true) && existsSync(join(root, file)));
+let failed = 0;
+for (const [name, file] of selected) {
+  let script = join(root, file);
+  if (file.endsWith('.ts')) {
+    script = join(outdir, `${name}.js`);
+    await build({ entryPoints: [join(root, file)], outfile: script, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  }
+  console.log(`\n=== bench: ${name}`);
+  const result = spawnSync(process.execPath, ['--expose-gc', script], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
