@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { Attachment } from './protocol';
+
+/**
+ * "Howdah: Add Selection to Chat" and "Howdah: Add File to Chat": attach what the user points at to the prompt and
+ * bring the chat forward.
+ */
+export function registerChatCommands(attach: (attachments: Attachment[]) => void): vscode.Disposable {
+  const show = async (attachments: Attachment[]) => {
+    if (attachments.length === 0) return;
+    attach(attachments);
+    await vscode.commands.executeCommand('howdah.chat.focus');
+  };
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('howdah.addSelection', () => show(selectionAttachments(vscode.window.activeTextEditor))),
+    // From the explorer: (clicked, all selected); from the editor title or palette: nothing, meaning the active file.
+    vscode.commands.registerCommand('howdah.addFile', async (clicked?: unknown, selected?: unknown) => {
+      const uris = Array.isArray(selected) && selected.every((u) => u instanceof vscode.Uri) ? (selected as vscode.Uri[]) : clicked instanceof vscode.Uri ? [clicked] : await pickFiles();
+      return show(uris.map(fileAttachment));
+    }),
+  );
+}
+
+export function selectionAttachments(editor: vscode.TextEditor | undefined): Attachment[] {
+  if (!editor) {
+    void vscode.window.showInformationMessage('Open a file and select some text to add it to the chat.');
+    return [];
+  }
+  const document = editor.document;
+  return editor.selections.map((selection) => {
+    // An empty selection means the line the cursor is on.
+    const range = selection.isEmpty ? document.lineAt(selection.active.line).range : selection;
+    const startLine = range.start.line + 1;
+    // A selection that ends at the start of a line does not include that line.
+    const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+    const path = vscode.workspace.asRelativePath(document.uri);
+    return {
+      kind: 'selection' as const,
+      uri: document.uri.toString(),
+      label: startLine === endLine ? `${path}:${startLine}` : `${path}:${startLine}-${endLine}`,
+      startLine,
+      endLine,
+      text: document.getText(range),
+      languageId: document.languageId,
+    };
+  });
+}
+
+function fileAttachment(uri: vscode.Uri): Attachment {
+  return { kind: 'file', uri: uri.toString(), label: vscode.workspace.asRelativePath(uri) };
+}
+
+async function pickFiles(): Promise<vscode.Uri[]> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && active.scheme === 'file') return [active];
+  return (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Add to Chat', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri })) ?? [];
+}

@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import type { WorkspaceFileIndex } from './fileIndex';
+import { openLink, openLocation } from './linkOpener';
+import type { PanelSession, PanelSessions } from './panelSessions';
+import { buildPromptBlocks } from './promptBlocks';
+import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from './protocol';
+import type { ToolDiffViewer } from './toolDiff';
+
+interface Dependencies {
+  readonly sessions: PanelSessions;
+  readonly files: WorkspaceFileIndex;
+  readonly diffs: ToolDiffViewer;
+  post(message: HostMessage): void;
+}
+
+/**
+ * What the user asked for in the webview, turned into calls on the session, the workspace or the editor. Every
+ * message has already been parsed; values that name something (a tool call, an option) are checked against the
+ * session again, since the page may be showing an older state.
+ */
+export class ChatIntents {
+  /** The last prompt of each session, for Retry. */
+  private readonly lastPrompt = new Map<string, { text: string; attachments: readonly Attachment[] }>();
+
+  constructor(private readonly deps: Dependencies) {}
+
+  async handle(message: Exclude<WebviewMessage, { type: 'ready' }>): Promise<void> {
+    const active = this.deps.sessions.active;
+    switch (message.type) {
+      case 'send':
+        return this.send(message);
+      case 'retry': {
+        const last = active && this.lastPrompt.get(active.key);
+        if (last) return this.send({ type: 'send', ...last, attachments: [...last.attachments] });
+        return;
+      }
+      case 'cancel':
+        return active?.session.cancel();
+      case 'newSession':
+        await this.deps.sessions.newSession().catch(() => undefined); // the manager shows its own errors
+        return;
+      case 'selectSession':
+        return this.deps.sessions.setActive(message.key);
+      case 'permission':
+        if (active && !active.session.answerPermission(message.toolCallId, message.optionId)) {
+          this.deps.post({ type: 'focusPrompt' });
+        }
+        return;
+      case 'setMode':
+        return this.guard('change the mode', active?.session.setMode(message.modeId));
+      case 'setConfigOption':
+        return this.guard('change the setting', active?.session.setConfigOption(message.configId, message.value));
+      case 'setModel':
+        return this.guard('change the model', active?.session.setModel(message.modelId));
+      case 'openLink':
+        return openLink(message.href);
+      case 'openLocation':
+        return openLocation(message.path, message.line);
+      case 'openDiff':
+        return this.deps.diffs.open(message.toolCallId, message.index);
+      case 'searchFiles': {
+        const files = await this.deps.files.search(message.query);
+        this.deps.post({ type: 'fileResults', requestId: message.requestId, files });
+        return;
+      }
+      case 'copy':
+        return vscode.env.clipboard.writeText(message.text);
+    }
+  }
+
+  private async send(message: WebviewMessageOf<'send'>): Promise<void> {
+    let target: PanelSession | undefined = this.deps.sessions.active;
+    if (!target || target.status === 'exited') {
+      // Typing into an empty chat starts a session, as the user expects.
+      target = await this.deps.sessions.newSession().catch(() => undefined);
+      if (!target) return;
+    }
+    if (target.session.state.turn !== 'idle') {
+      void vscode.window.showInformationMessage('The agent is still working: wait for the turn to end or press Stop.');
+      return;
+    }
+    const caps = target.session.promptCapabilities;
+    const blocks = await buildPromptBlocks(message.text, message.attachments, {
+      embeddedContext: caps.embeddedContext,
+      image: caps.image,
+      readText: readWorkspaceText,
+    });
+    if (blocks.length === 0) return;
+    this.lastPrompt.set(target.key, { text: message.text, attachments: message.attachments });
+    // Failures are recorded in the transcript (with Retry) by the session.
+    await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
+  }
+
+  private async guard(what: string, call: Promise<void> | undefined): Promise<void> {
+    try {
+      await call;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Howdah: could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** A file's text for embedding, only from inside the workspace (the page names the file; it is not trusted). */
+async function readWorkspaceText(uriText: string): Promise<string | undefined> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(uriText, true);
+  } catch {
+    return undefined;
+  }
+  if (!vscode.workspace.getWorkspaceFolder(uri)) return undefined;
+  // An open editor's unsaved text is what the user sees.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.includes(0)) return undefined; // binary
+    return new TextDecoder('utf-8').decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

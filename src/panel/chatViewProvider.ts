@@ -1,0 +1,158 @@
+import * as vscode from 'vscode';
+import { chatPageHtml } from './html';
+import { PerSession, type PanelSessions } from './panelSessions';
+import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from './protocol';
+import { SessionProjector } from './sessionProjector';
+import { TerminalTails } from './terminalTails';
+import { headerView } from './viewModel';
+
+export const CHAT_VIEW_ID = 'howdah.chat';
+
+/**
+ * The chat view: owns the webview's lifecycle and what is posted to it. The webview is a projection: whenever it
+ * (re)starts it says `ready` and gets a snapshot of the active session, then patches from a `SessionProjector`. When
+ * the view is hidden VS Code destroys the page, so nothing is posted until the next `ready`. User intents are parsed
+ * here and handed to `onIntent`.
+ */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private projector: SessionProjector | undefined;
+  private projectedKey: string | undefined;
+  private epoch = 0;
+  private readonly viewDisposables: vscode.Disposable[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly terminals: PerSession<TerminalTails>;
+  /** Attachments added while the page was not there, delivered with the next snapshot. */
+  private pendingAttachments: Attachment[] = [];
+  private focusPending = false;
+  /** Posts made, for tests. */
+  postedMessages = 0;
+  onIntent: (message: WebviewMessage) => void = () => undefined;
+  onViewChanged: (view: vscode.WebviewView | undefined) => void = () => undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly sessions: PanelSessions,
+    private readonly log: (message: string) => void,
+  ) {
+    this.terminals = new PerSession(sessions, (managed) => new TerminalTails(managed.session.state));
+    this.disposables.push(this.terminals, sessions.onDidChange(() => this.sessionsChanged()));
+  }
+
+  get isVisible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.disposeView();
+    this.view = view;
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'out'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    const asUri = (...path: string[]) => view.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
+    view.webview.html = chatPageHtml({
+      cspSource: view.webview.cspSource,
+      script: asUri('out', 'webview.js'),
+      styles: [asUri('media', 'codicons', 'codicon.css'), asUri('media', 'chat.css')],
+    });
+    this.viewDisposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidChangeVisibility(() => {
+        // A hidden view's page is gone; the next one says `ready`.
+        if (!view.visible) this.stopProjecting();
+        this.onViewChanged(view);
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.disposeView();
+          this.view = undefined;
+          this.onViewChanged(undefined);
+        }
+      }),
+    );
+    this.onViewChanged(view);
+  }
+
+  /** Attaches to the prompt (Add Selection / Add File), now or when the page is next ready. */
+  attach(attachments: Attachment[]): void {
+    if (this.ready) this.post({ type: 'attach', attachments });
+    else this.pendingAttachments.push(...attachments);
+  }
+
+  focusPrompt(): void {
+    if (this.ready) this.post({ type: 'focusPrompt' });
+    else this.focusPending = true;
+  }
+
+  post(message: HostMessage): void {
+    if (!this.view || !this.ready) return;
+    this.postedMessages++;
+    void this.view.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.disposeView();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw, this.log);
+    if (!message) return;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.startProjecting();
+      if (this.pendingAttachments.length > 0) this.post({ type: 'attach', attachments: this.pendingAttachments.splice(0) });
+      if (this.focusPending) this.post({ type: 'focusPrompt' });
+      this.focusPending = false;
+      return;
+    }
+    this.onIntent(message);
+  }
+
+  private sessionsChanged(): void {
+    if (!this.ready) return;
+    if (this.sessions.active?.key !== this.projectedKey) this.startProjecting();
+    else this.projector?.headerChanged();
+  }
+
+  /** A fresh projector and a snapshot, for a new page or a different active session. */
+  private startProjecting(): void {
+    this.projector?.dispose();
+    const active = this.sessions.active;
+    const terminals = (active && this.terminals.get(active.key)) || { get: () => undefined };
+    this.projectedKey = active?.key;
+    this.projector = new SessionProjector(++this.epoch, active?.session.state, terminals, () => this.header(), (m) => this.post(m));
+    this.post(this.projector.snapshot());
+  }
+
+  private stopProjecting(): void {
+    this.ready = false;
+    this.projector?.dispose();
+    this.projector = undefined;
+    this.projectedKey = undefined;
+  }
+
+  private header(): HeaderView {
+    const active = this.sessions.active;
+    const caps = active?.session.promptCapabilities;
+    return headerView(active?.session.state, {
+      status: active ? active.status : 'none',
+      sessionKey: active?.key,
+      agentName: active?.agentName,
+      agentVersion: active?.agentVersion,
+      sessions: this.sessions.list().map((m) => ({ key: m.key, label: sessionLabel(m.agentName, m.session.state.info.title, m.key) })),
+      capabilities: { image: caps?.image ?? false, embeddedContext: caps?.embeddedContext ?? false },
+    });
+  }
+
+  private disposeView(): void {
+    this.stopProjecting();
+    for (const d of this.viewDisposables.splice(0)) d.dispose();
+  }
+}
+
+function sessionLabel(agentName: string, title: string | undefined, key: string): string {
+  return title ? `${agentName}: ${title}` : `${agentName} (${key})`;
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The chat webview's page: a strict CSP (nothing but our nonce'd bundle runs, styles and fonts only from the
+ * extension, images only from the extension or `data:`), our stylesheet, the codicon font and an empty body the
+ * bundle fills. Pure: the URIs come from the caller (`asWebviewUri`), so tests can build the same page.
+ */
+
+export interface PageResources {
+  readonly cspSource: string;
+  readonly script: string;
+  readonly styles: readonly string[];
+}
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64').replace(/[+/=]/g, '');
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function chatPageHtml(resources: PageResources, nonce: string = newNonce()): string {
+  const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const links = resources.styles.map((href) => `<link rel="stylesheet" href="${attr(href)}">`).join('\n    ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(resources.cspSource, nonce))}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    ${links}
+    <title>Howdah Chat</title>
+  </head>
+  <body>
+    <noscript>The chat needs scripts enabled.</noscript>
+    <script nonce="${attr(nonce)}" src="${attr(resources.script)}"></script>
+  </body>
+</html>`;
+}

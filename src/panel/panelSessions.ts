@@ -1,0 +1,66 @@
+import type * as vscode from 'vscode';
+import type { PromptBlock } from '../acp/schema/agentMethods';
+import type { Session } from '../session/session';
+
+/**
+ * What the panel needs from the session manager (src/agents/sessionManager.ts), as an interface so the panel's
+ * pieces can be driven by a fake in tests. The manager satisfies it structurally.
+ */
+export interface PanelSession {
+  readonly key: string;
+  readonly agentId: string;
+  readonly agentName: string;
+  readonly agentVersion?: string;
+  readonly session: Session;
+  readonly status: 'starting' | 'ready' | 'exited';
+}
+
+export interface PanelSessions {
+  readonly onDidChange: vscode.Event<void>;
+  readonly active: PanelSession | undefined;
+  list(): PanelSession[];
+  newSession(agentId?: string): Promise<PanelSession>;
+  setActive(key: string): void;
+  prompt(key: string, blocks: PromptBlock[]): Promise<void>;
+}
+
+/**
+ * Keeps one resource per live session (created when the session appears, disposed when it goes), so per-session
+ * listeners are owned and never leak past their session.
+ */
+export class PerSession<T extends { dispose(): void }> {
+  private readonly items = new Map<string, { session: Session; item: T }>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly sessions: PanelSessions,
+    private readonly create: (managed: PanelSession) => T,
+  ) {
+    this.subscription = sessions.onDidChange(() => this.sync());
+    this.sync();
+  }
+
+  get(key: string): T | undefined {
+    this.sync();
+    return this.items.get(key)?.item;
+  }
+
+  sync(): void {
+    const live = new Map(this.sessions.list().map((m) => [m.key, m]));
+    for (const [key, { session, item }] of this.items) {
+      if (live.get(key)?.session !== session) {
+        item.dispose();
+        this.items.delete(key);
+      }
+    }
+    for (const [key, managed] of live) {
+      if (!this.items.has(key)) this.items.set(key, { session: managed.session, item: this.create(managed) });
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const { item } of this.items.values()) item.dispose();
+    this.items.clear();
+  }
+}

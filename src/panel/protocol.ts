@@ -1,0 +1,244 @@
+import { z } from 'zod';
+
+/**
+ * Every message between the extension host and the chat webview. The host is the source of truth: it sends a full
+ * `snapshot` when the webview says `ready`, then `patch`es. The webview sends user intents, which the host parses
+ * with the zod schemas below before acting (the webview renders agent-supplied content, so it is the less trusted
+ * side). The webview imports this file for its types only.
+ */
+
+// ─── View model: plain JSON the host derives from the session state ─────────────────────────────────────────────
+
+/** A content block as shown. Images carry base64 data; the webview builds a `data:` URI for image/* types only. */
+export type ContentView =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mimeType: string; readonly data: string }
+  | { readonly type: 'audio'; readonly mimeType: string }
+  | { readonly type: 'resource_link'; readonly uri: string; readonly name: string; readonly title?: string }
+  | { readonly type: 'resource'; readonly uri: string; readonly mimeType?: string; readonly text?: string }
+  | { readonly type: 'unknown'; readonly label: string; readonly raw: string };
+
+export interface TerminalExitView {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+export type ToolContentView =
+  | { readonly type: 'content'; readonly content: ContentView }
+  | { readonly type: 'diff'; readonly path: string; readonly added: number; readonly removed: number; readonly newFile: boolean }
+  | {
+      readonly type: 'terminal';
+      readonly terminalId: string;
+      /** The tail of the output, control sequences still in (the webview strips them). */
+      readonly output: string;
+      readonly truncated: boolean;
+      readonly exit?: TerminalExitView;
+    }
+  | { readonly type: 'unknown'; readonly raw: string };
+
+export interface LocationView {
+  readonly path: string;
+  readonly line?: number;
+}
+
+export interface PermissionOptionView {
+  readonly optionId: string;
+  readonly name: string;
+  /** allow_once, allow_always, reject_once, reject_always, or an agent's own string. */
+  readonly kind: string;
+}
+
+export interface ToolView {
+  readonly toolCallId: string;
+  readonly title: string;
+  readonly kind: string;
+  /** pending, in_progress, completed, failed, rejected, cancelled (or an agent's own string). */
+  readonly status: string;
+  readonly locations: readonly LocationView[];
+  readonly content: readonly ToolContentView[];
+  /** The command an execute call runs, from its raw input, shown in full. */
+  readonly command?: string;
+  /** JSON, pretty-printed and capped. */
+  readonly rawInput?: string;
+  readonly rawOutput?: string;
+  readonly permission?: { readonly requestId: number; readonly options: readonly PermissionOptionView[] };
+  readonly answer?: { readonly name: string; readonly kind: string } | 'cancelled';
+}
+
+export type EntryView =
+  | { readonly kind: 'user'; readonly id: number; readonly text: string; readonly attachments: readonly ContentView[] }
+  | { readonly kind: 'agent'; readonly id: number; readonly text: string; readonly blocks: readonly ContentView[] }
+  | { readonly kind: 'thought'; readonly id: number; readonly text: string }
+  | { readonly kind: 'tool'; readonly id: number; readonly tool: ToolView }
+  | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
+  | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string }
+  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
+
+export interface SelectChoiceView {
+  readonly value: string;
+  readonly name: string;
+  readonly description?: string;
+}
+
+export type ConfigOptionView =
+  | {
+      readonly type: 'select';
+      readonly id: string;
+      readonly name: string;
+      readonly description?: string;
+      readonly category?: string;
+      readonly current: string;
+      /** Flat options are one group without a name. */
+      readonly groups: readonly { readonly name?: string; readonly options: readonly SelectChoiceView[] }[];
+    }
+  | { readonly type: 'boolean'; readonly id: string; readonly name: string; readonly description?: string; readonly category?: string; readonly current: boolean };
+
+export interface PickerView {
+  readonly current: string;
+  readonly options: readonly SelectChoiceView[];
+}
+
+export type SessionStatusView = 'none' | 'starting' | 'ready' | 'exited';
+
+export interface HeaderView {
+  readonly status: SessionStatusView;
+  readonly sessionKey?: string;
+  readonly agentName?: string;
+  readonly agentVersion?: string;
+  readonly title?: string;
+  /** Every session, for the session picker. */
+  readonly sessions: readonly { readonly key: string; readonly label: string }[];
+  /** Legacy modes, only when no config option has category `mode`. */
+  readonly modes?: PickerView;
+  /** Legacy models, only when no config option has category `model`. */
+  readonly models?: PickerView;
+  readonly configOptions: readonly ConfigOptionView[];
+  readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
+  readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean };
+}
+
+export interface PlanEntryView {
+  readonly content: string;
+  readonly priority: string;
+  readonly status: string;
+}
+
+export interface CommandView {
+  readonly name: string;
+  readonly description: string;
+  readonly hint?: string;
+}
+
+export type TurnView = 'idle' | 'running' | 'cancelling';
+
+/** Something attached to the prompt: sent back with `send`, or pushed by the Add Selection/File commands. */
+export type Attachment =
+  | { readonly kind: 'file'; readonly uri: string; readonly label: string }
+  | {
+      readonly kind: 'selection';
+      readonly uri: string;
+      readonly label: string;
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly text: string;
+      readonly languageId?: string;
+    }
+  | { readonly kind: 'image'; readonly mimeType: string; readonly data: string; readonly label: string };
+
+export interface FileMatchView {
+  readonly uri: string;
+  /** Workspace-relative path. */
+  readonly label: string;
+}
+
+// ─── Host → webview ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface SnapshotMessage {
+  readonly type: 'snapshot';
+  /** Increases with every snapshot; patches of an older epoch are ignored. */
+  readonly epoch: number;
+  readonly header: HeaderView;
+  readonly entries: readonly EntryView[];
+  readonly plan: readonly PlanEntryView[];
+  readonly commands: readonly CommandView[];
+  readonly turn: TurnView;
+}
+
+export type PatchOp =
+  /** Replaces entry `index`, or appends it when `index` is the current length. */
+  | { readonly op: 'entry'; readonly index: number; readonly entry: EntryView }
+  /** Appends `delta` to the text of message entry `index`, whose text had `offset` characters. */
+  | { readonly op: 'append'; readonly index: number; readonly offset: number; readonly delta: string }
+  | { readonly op: 'header'; readonly header: HeaderView }
+  | { readonly op: 'plan'; readonly plan: readonly PlanEntryView[] }
+  | { readonly op: 'commands'; readonly commands: readonly CommandView[] }
+  | { readonly op: 'turn'; readonly turn: TurnView };
+
+export interface PatchMessage {
+  readonly type: 'patch';
+  readonly epoch: number;
+  readonly ops: readonly PatchOp[];
+}
+
+export type HostMessage =
+  | SnapshotMessage
+  | PatchMessage
+  | { readonly type: 'fileResults'; readonly requestId: number; readonly files: readonly FileMatchView[] }
+  | { readonly type: 'attach'; readonly attachments: readonly Attachment[] }
+  | { readonly type: 'focusPrompt' };
+
+// ─── Webview → host (parsed on arrival) ─────────────────────────────────────────────────────────────────────────
+
+const id = z.string().min(1).max(1_000);
+const MAX_TEXT = 1_000_000;
+const MAX_IMAGE = 20_000_000;
+
+export const AttachmentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file'), uri: z.string().max(10_000), label: z.string().max(10_000) }),
+  z.object({
+    kind: z.literal('selection'),
+    uri: z.string().max(10_000),
+    label: z.string().max(10_000),
+    startLine: z.number().int().nonnegative(),
+    endLine: z.number().int().nonnegative(),
+    text: z.string().max(MAX_TEXT),
+    languageId: z.string().max(100).optional(),
+  }),
+  z.object({
+    kind: z.literal('image'),
+    mimeType: z.string().regex(/^image\/[a-z0-9.+-]+$/i),
+    data: z.string().max(MAX_IMAGE).regex(/^[A-Za-z0-9+/=]*$/),
+    label: z.string().max(1_000),
+  }),
+]);
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  /** The webview (re)started and wants a snapshot; also sent when it notices it missed a patch. */
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().max(MAX_TEXT), attachments: z.array(AttachmentSchema).max(100) }),
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('retry') }),
+  z.object({ type: z.literal('newSession') }),
+  z.object({ type: z.literal('selectSession'), key: id }),
+  z.object({ type: z.literal('permission'), toolCallId: id, optionId: id }),
+  z.object({ type: z.literal('setMode'), modeId: id }),
+  z.object({ type: z.literal('setConfigOption'), configId: id, value: z.union([z.string().max(1_000), z.boolean()]) }),
+  z.object({ type: z.literal('setModel'), modelId: id }),
+  z.object({ type: z.literal('openLink'), href: z.string().min(1).max(10_000) }),
+  z.object({ type: z.literal('openLocation'), path: z.string().min(1).max(10_000), line: z.number().int().nonnegative().optional() }),
+  z.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
+  z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
+]);
+
+export type WebviewMessage = z.output<typeof WebviewMessageSchema>;
+export type WebviewMessageOf<T extends WebviewMessage['type']> = Extract<WebviewMessage, { type: T }>;
+
+/** Parses a message from the webview; undefined (with the reason passed to `log`) when it is not one we accept. */
+export function parseWebviewMessage(raw: unknown, log?: (reason: string) => void): WebviewMessage | undefined {
+  const parsed = WebviewMessageSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  log?.(`Dropped an invalid message from the chat view: ${z.prettifyError(parsed.error).slice(0, 500)}`);
+  return undefined;
+}

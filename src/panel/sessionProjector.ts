@@ -1,0 +1,188 @@
+import type { SessionChange, SessionStateView } from '../session/state';
+import type { HeaderView, HostMessage, PatchOp, SnapshotMessage } from './protocol';
+import { commandsView, entryView, planView, type TerminalLookup } from './viewModel';
+
+/**
+ * Turns one session's change events into messages for the webview: a snapshot on demand, then patches. Changes only
+ * mark what is dirty; a timer flushes at most one patch per interval (a frame, by default), so a stream of thousands
+ * of chunks a second becomes ~60 posts. A message that only grew is sent as the appended text (offset + delta); the
+ * webview checks the offset and asks for a new snapshot if it does not match. No `vscode`: unit-tested in Node.
+ */
+
+export interface ObservableState extends SessionStateView {
+  onChange(listener: (change: SessionChange) => void): { dispose(): void };
+}
+
+export interface FlushTimer {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const realTimer: FlushTimer = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export const FLUSH_INTERVAL_MS = 16;
+
+interface SentMessage {
+  readonly text: number;
+  readonly blocks: number;
+}
+
+export class SessionProjector {
+  private readonly dirtyEntries = new Set<number>();
+  private headerDirty = false;
+  private planDirty = false;
+  private commandsDirty = false;
+  private turnDirty = false;
+  /** What the webview holds of each message entry, so a grown message is sent as its new text only. */
+  private readonly sent = new Map<number, SentMessage>();
+  private readonly toolEntry = new Map<string, number>();
+  private timer: unknown;
+  private readonly subscription: { dispose(): void } | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly epoch: number,
+    private readonly state: ObservableState | undefined,
+    private readonly terminals: TerminalLookup,
+    private readonly header: () => HeaderView,
+    private readonly post: (message: HostMessage) => void,
+    private readonly clock: FlushTimer = realTimer,
+    private readonly intervalMs = FLUSH_INTERVAL_MS,
+  ) {
+    this.subscription = state?.onChange((change) => this.mark(change));
+  }
+
+  /** The whole state; everything dirty so far is included, so pending marks are dropped. */
+  snapshot(): SnapshotMessage {
+    this.clearDirty();
+    this.sent.clear();
+    this.toolEntry.clear();
+    const state = this.state;
+    const entries = state ? state.entries.map((entry, index) => this.project(index, entry)) : [];
+    return {
+      type: 'snapshot',
+      epoch: this.epoch,
+      header: this.header(),
+      entries,
+      plan: state ? planView(state) : [],
+      commands: state ? commandsView(state) : [],
+      turn: state?.turn ?? 'idle',
+    };
+  }
+
+  /** Something outside the session changed (agent status, the session list). */
+  headerChanged(): void {
+    this.headerDirty = true;
+    this.schedule();
+  }
+
+  /** Sends what is dirty now. Called by the timer; public for tests and for a final flush. */
+  flush(): void {
+    if (this.timer !== undefined) this.clock.clear(this.timer);
+    this.timer = undefined;
+    if (this.disposed) return;
+    const ops: PatchOp[] = [];
+    const state = this.state;
+    if (state) {
+      for (const index of [...this.dirtyEntries].sort((a, b) => a - b)) {
+        const op = this.entryOp(state, index);
+        if (op) ops.push(op);
+      }
+      if (this.planDirty) ops.push({ op: 'plan', plan: planView(state) });
+      if (this.commandsDirty) ops.push({ op: 'commands', commands: commandsView(state) });
+      if (this.turnDirty) ops.push({ op: 'turn', turn: state.turn });
+    }
+    if (this.headerDirty) ops.push({ op: 'header', header: this.header() });
+    this.clearDirty();
+    if (ops.length > 0) this.post({ type: 'patch', epoch: this.epoch, ops });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer !== undefined) this.clock.clear(this.timer);
+    this.timer = undefined;
+    this.subscription?.dispose();
+  }
+
+  private mark(change: SessionChange): void {
+    switch (change.type) {
+      case 'entry-added': {
+        const entry = this.state?.entries[change.index];
+        if (entry?.kind === 'tool') this.toolEntry.set(entry.toolCallId, change.index);
+        this.dirtyEntries.add(change.index);
+        break;
+      }
+      case 'entry-changed':
+        this.dirtyEntries.add(change.index);
+        break;
+      case 'tool-call': {
+        const index = this.toolEntry.get(change.toolCallId) ?? this.findToolEntry(change.toolCallId);
+        if (index !== undefined) this.dirtyEntries.add(index);
+        break;
+      }
+      case 'plan':
+        this.planDirty = true;
+        break;
+      case 'commands':
+        this.commandsDirty = true;
+        break;
+      case 'turn':
+        this.turnDirty = true;
+        break;
+      case 'modes':
+      case 'config':
+      case 'info':
+      case 'usage':
+        this.headerDirty = true;
+        break;
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer === undefined && !this.disposed) this.timer = this.clock.set(() => this.flush(), this.intervalMs);
+  }
+
+  private entryOp(state: ObservableState, index: number): PatchOp | undefined {
+    const entry = state.entries[index];
+    if (!entry) return undefined;
+    const before = this.sent.get(index);
+    if (before && entry.kind === 'message' && entry.blocks.length === before.blocks && entry.text.length >= before.text) {
+      // Thoughts show their blocks after the text, so an append is exact only without blocks.
+      if (entry.role !== 'thought' || entry.blocks.length === 0) {
+        if (entry.text.length === before.text) return undefined;
+        this.sent.set(index, { text: entry.text.length, blocks: entry.blocks.length });
+        return { op: 'append', index, offset: before.text, delta: entry.text.slice(before.text) };
+      }
+    }
+    return { op: 'entry', index, entry: this.project(index, entry) };
+  }
+
+  private project(index: number, entry: ObservableState['entries'][number]) {
+    if (entry.kind === 'message') this.sent.set(index, { text: entry.text.length, blocks: entry.blocks.length });
+    else this.sent.delete(index);
+    if (entry.kind === 'tool') this.toolEntry.set(entry.toolCallId, index);
+    return entryView(entry, this.state as ObservableState, this.terminals);
+  }
+
+  /** A tool call announced since the last flush has no index yet: look for it from the end. */
+  private findToolEntry(toolCallId: string): number | undefined {
+    const entries = this.state?.entries ?? [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
+      if (entry.kind === 'tool' && entry.toolCallId === toolCallId) {
+        this.toolEntry.set(toolCallId, i);
+        return i;
+      }
+    }
+    return undefined;
+  }
+
+  private clearDirty(): void {
+    this.dirtyEntries.clear();
+    this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = false;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Text that comes from an agent may hide what it says: bidirectional controls reorder what is shown ("Trojan
+ * Source"), zero-width and tag characters hide text, terminal escape sequences rewrite or recolour it. These pure
+ * functions make such text visible (or strip the escapes) before it is shown. Used by the host (notifications) and
+ * the webview (rendering); no DOM, no `vscode`.
+ */
+
+/** Bidi embeddings, overrides and isolates: reorder text, almost never needed in what an agent writes. */
+const BIDI_CONTROLS = '\u202A-\u202E\u2066-\u2069';
+/** Marks, zero-width characters and tags: legitimate inside emoji and some scripts, so revealed only where exactness matters. */
+const OTHER_INVISIBLES = '\u200E\u200F\u200B-\u200D\u2060\uFEFF';
+const TAGS = '\\u{E0000}-\\u{E007F}';
+
+/** Every hidden character we reveal in commands, paths, diffs, code and permission prompts. */
+export const INVISIBLE_RE = new RegExp(`[${BIDI_CONTROLS}${OTHER_INVISIBLES}${TAGS}]`, 'gu');
+/** Only the reordering controls: revealed in prose too, where the others have legitimate uses. */
+export const BIDI_RE = new RegExp(`[${BIDI_CONTROLS}]`, 'gu');
+
+export function codePointLabel(ch: string): string {
+  return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** A piece of text, or one hidden character to show as a marked label. */
+export type Segment = string | { readonly hidden: string; readonly label: string };
+
+/** Splits `text` around the hidden characters `re` matches (default: all of them). */
+export function splitInvisible(text: string, re: RegExp = INVISIBLE_RE): Segment[] {
+  const out: Segment[] = [];
+  let last = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push({ hidden: m[0], label: codePointLabel(m[0]) });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+/** Plain-text form for places without markup (notifications, titles): each hidden character becomes `⟨U+202E⟩`. */
+export function revealInvisible(text: string, re: RegExp = INVISIBLE_RE): string {
+  return text.replace(re, (ch) => `⟨${codePointLabel(ch)}⟩`);
+}
+
+export function hasInvisible(text: string): boolean {
+  INVISIBLE_RE.lastIndex = 0;
+  const found = INVISIBLE_RE.test(text);
+  INVISIBLE_RE.lastIndex = 0;
+  return found;
+}
+
+/**
+ * Terminal control sequences: CSI (`ESC [` … final byte, and the 8-bit CSI), OSC (`ESC ]` … BEL or ST), DCS/SOS/PM/APC
+ * strings, two-byte escapes, and a sequence cut off at the end of the text. C0 controls other than tab and newline go
+ * too, and a carriage return lets later text overwrite the line, as in a terminal (progress bars).
+ */
+// eslint-disable-next-line no-control-regex
+const ANSI_RE = /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?|\x1b[ -/]*[0-~]|\x1b\[[0-?]*[ -/]*$|\x1b$/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const NEEDS_WORK_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+export function stripAnsi(text: string): string {
+  if (!NEEDS_WORK_RE.test(text)) return text;
+  const clean = text.replace(ANSI_RE, '').replace(/\r\n/g, '\n');
+  const lines = clean.indexOf('\r') >= 0 ? clean.split('\n').map(overwriteCarriageReturns) : [clean];
+  return lines.join('\n').replace(CONTROL_RE, '');
+}
+
+/** A carriage return goes back to the start of the line: later text overwrites earlier text, as a terminal shows it. */
+function overwriteCarriageReturns(line: string): string {
+  let shown = '';
+  for (const part of line.split('\r')) shown = part + shown.slice(part.length);
+  return shown;
+}
