@@ -7,6 +7,7 @@ import { log } from './timing.mjs';
 
 const groups = new Set();   // process-group ids we started and have not stopped yet
 const markers = new Set();  // run folders: any process mentioning one belongs to us
+const exitTasks = [];       // synchronous last words (remove a run folder), after the processes are killed
 let hooked = false;
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -95,7 +96,13 @@ export async function stopEverything({ graceMs = 3000 } = {}) {
   return left;
 }
 
-/** Last resort, synchronous: used from the process `exit` hook. */
+/** Registers a synchronous task for when the process exits or is interrupted, after the kill. */
+export function atExit(fn) {
+  installCleanupHooks();
+  exitTasks.push(fn);
+}
+
+/** Last resort, synchronous: used from the process `exit` hook and the signal handlers. */
 function killEverythingNow() {
   for (const pgid of groups) signalGroup(pgid, 'SIGKILL');
   groups.clear();
@@ -103,6 +110,9 @@ function killEverythingNow() {
     for (const p of processesMentioning(marker)) {
       try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
     }
+  }
+  for (const fn of exitTasks.splice(0)) {
+    try { fn(); } catch { /* best effort */ }
   }
 }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { RUNS, TESTABLE_SETTINGS } from './config.mjs';
-import { markRun, spawnGroup, stopGroup } from './processes.mjs';
+import { atExit, markRun, spawnGroup, stopGroup } from './processes.mjs';
 import { installation, node24Env } from './provision.mjs';
 import { log, phase } from './timing.mjs';
 
@@ -13,6 +13,7 @@ export function createRunDir(tier) {
   const dir = path.join(RUNS, `${tier}-${Date.now().toString(36)}-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
   markRun(dir);
+  atExit(() => removeRunDir(dir));
   return dir;
 }
 
@@ -73,7 +74,7 @@ async function waitHealthy(base, child, logFile, timeoutMs = 60000) {
  * it on a free port and waits for /healthz. `smokeTestDriver` enables the test mode in which the
  * workbench honours extensionDevelopmentPath/extensionTestsPath from its URL.
  */
-export async function startCodeServer({ runDir, name, folder, settings = {}, vsix = [], smokeTestDriver = false, env = {}, logDir }) {
+export async function startCodeServer({ runDir, name, folder, settings = {}, vsix = [], smokeTestDriver = false, env = {}, logDir, port: wantedPort }) {
   const { nodeBin, codeServerEntry } = installation();
   const dir = path.join(runDir, name);
   const dataDir = path.join(dir, 'data');
@@ -97,7 +98,7 @@ export async function startCodeServer({ runDir, name, folder, settings = {}, vsi
     log(`installed ${path.basename(file)} into ${extensionsDir}`);
   }
 
-  const port = await freePort();
+  const port = wantedPort || await freePort();
   const config = path.join(dir, 'config.yaml');
   fs.writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const args = [
