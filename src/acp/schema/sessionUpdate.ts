@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentModeIdOf, modeFromMessageText } from '../compat';
 import { ContentBlock } from './content';
 import { list, Meta, openEnum, openUnion, opt, type Unknown } from './lenient';
 import { ConfigOptions } from './sessionConfig';
@@ -24,14 +25,11 @@ export const AvailableCommand = z.looseObject({
 });
 export type AvailableCommand = z.output<typeof AvailableCommand>;
 
-/**
- * `current_mode_update` names the mode `currentModeId` in the schema and `modeId` in the docs' example (DIGEST §25):
- * both are accepted here and nowhere else.
- */
+/** Both spellings of the mode id are accepted (see compat.ts). */
 const CurrentModeUpdate = z
   .looseObject({ sessionUpdate: z.literal('current_mode_update'), currentModeId: opt(z.string()), modeId: opt(z.string()), _meta: Meta })
-  .refine((u) => typeof (u.currentModeId ?? u.modeId) === 'string', 'currentModeId is required')
-  .transform(({ modeId, ...rest }) => ({ ...rest, currentModeId: (rest.currentModeId ?? modeId) as string }));
+  .refine((u) => currentModeIdOf(u) !== undefined, 'currentModeId is required')
+  .transform(({ modeId: _legacy, ...rest }) => ({ ...rest, currentModeId: currentModeIdOf({ ...rest, modeId: _legacy }) as string }));
 
 /** `null` clears, absent leaves unchanged: keep the distinction (DIGEST §2 patch fields). */
 const patchString = z.string().nullable().optional().catch(undefined);
@@ -71,5 +69,14 @@ export type UnknownSessionUpdate = Unknown<'sessionUpdate'>;
 export type KnownSessionUpdate = Exclude<SessionUpdate, UnknownSessionUpdate>;
 export type SessionUpdateOf<K extends KnownSessionUpdate['sessionUpdate']> = Extract<KnownSessionUpdate, { sessionUpdate: K }>;
 
-export const SessionNotification = z.looseObject({ sessionId: z.string(), update: SessionUpdate, _meta: Meta });
+export const SessionNotification = z
+  .looseObject({ sessionId: z.string(), update: SessionUpdate, _meta: Meta })
+  .transform((n) => ({ ...n, update: modeTextAsModeUpdate(n.update) }));
+
+/** Gemini's `[MODE_UPDATE] <id>` message text becomes the mode change it means (see compat.ts). */
+function modeTextAsModeUpdate(update: SessionUpdate): SessionUpdate {
+  if (update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') return update;
+  const modeId = modeFromMessageText(update.content.text);
+  return modeId ? { sessionUpdate: 'current_mode_update', currentModeId: modeId, _meta: update._meta } : update;
+}
 export type SessionNotification = z.output<typeof SessionNotification>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wrapBareTextContent } from '../compat';
 import { ContentBlock } from './content';
 import { list, Meta, openEnum, openUnion, opt } from './lenient';
 
@@ -28,12 +29,7 @@ export const ToolCallContent = openUnion('type', {
   content: ContentToolContent,
   diff: DiffToolContent,
   terminal: TerminalToolContent,
-  // Compatibility (DIGEST §25): the docs' switch_mode example puts a bare content block here; wrap it.
-  text: z.looseObject({ type: z.literal('text'), text: z.string() }).transform((block) => ({
-    type: 'content' as const,
-    content: { ...block, type: 'text' as const, annotations: undefined, _meta: undefined },
-    _meta: undefined,
-  })),
+  text: z.looseObject({ type: z.literal('text'), text: z.string() }).transform(wrapBareTextContent),
 });
 export type ToolCallContent = z.output<typeof ToolCallContent>;
 export type DiffToolContent = z.output<typeof DiffToolContent>;

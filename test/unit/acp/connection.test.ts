@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { buildClientCapabilities } from '../../../src/acp/capabilities';
+import { buildClientCapabilities, type CapabilitySettings } from '../../../src/acp/capabilities';
 import type { ClientHandlers } from '../../../src/acp/clientHandlers';
 import { AcpConnection, ProtocolVersionError } from '../../../src/acp/connection';
 import type { SessionNotification } from '../../../src/acp/schema/sessionUpdate';
 import { MemoryPeer, tick } from '../support/memoryPeer';
 
-function setup(handlers: Partial<ClientHandlers> = {}, settings = { readFiles: false, writeFiles: 'off' as const, terminal: 'off' as const, terminalAuth: false }) {
+function setup(handlers: Partial<ClientHandlers> = {}, settings: CapabilitySettings = { readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }) {
   const peer = new MemoryPeer();
   const updates: SessionNotification[] = [];
   const called: string[] = [];

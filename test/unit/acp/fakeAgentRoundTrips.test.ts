@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AgentConnection } from '../../../src/acp/agentConnection';
+import { buildClientCapabilities } from '../../../src/acp/capabilities';
 import { ConnectionClosedError, RpcError } from '../../../src/acp/errors';
 import { ProtocolVersionError } from '../../../src/acp/connection';
 import type { ReadTextFileParams } from '../../../src/acp/schema/clientMethods';
@@ -61,7 +63,7 @@ describe('protocol layer against the fake agent over real stdio', () => {
     const choices = ['allow-once', 'reject-once'];
     let waiting: AbortSignal | undefined;
     const run = start('permission', {
-      requestPermission: (params, signal) => {
+      requestPermission: (_params, signal) => {
         const choice = choices.shift();
         if (choice) return Promise.resolve({ outcome: 'selected', optionId: choice });
         waiting = signal;
@@ -138,8 +140,6 @@ describe('protocol layer against the fake agent over real stdio', () => {
   });
 
   it('reports a command that does not exist', async () => {
-    const { AgentConnection } = await import('../../../src/acp/agentConnection');
-    const { buildClientCapabilities } = await import('../../../src/acp/capabilities');
     const connection = new AgentConnection(
       { command: '/nonexistent/agent-binary', args: [], cwd: process.cwd() },
       {
@@ -181,8 +181,6 @@ describe('protocol layer against the fake agent over real stdio', () => {
   it('kills the whole process group on stop: no orphans', async () => {
     const childPidFile = path.join(fs.mkdtempSync('/tmp/howdah-group-'), 'child.pid');
     const script = `const {spawn}=require('child_process');const c=spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});require('fs').writeFileSync(${JSON.stringify(childPidFile)},String(c.pid));process.on('SIGTERM',()=>{});setInterval(()=>{},1000);process.stdin.resume();`;
-    const { AgentConnection } = await import('../../../src/acp/agentConnection');
-    const { buildClientCapabilities } = await import('../../../src/acp/capabilities');
     const connection = new AgentConnection(
       { command: process.execPath, args: ['-e', script], cwd: process.cwd() },
       {

@@ -1,0 +1,42 @@
+/**
+ * Every compatibility shim for agents that deviate from the schema, in one place (DIGEST §25, agents-in-the-wild.md).
+ * Each says who needs it; delete one when no agent in use needs it any more.
+ */
+
+/** `current_mode_update` names the mode `modeId` in the docs' example and `currentModeId` in the schema. */
+export function currentModeIdOf(update: { currentModeId?: string | null; modeId?: string | null }): string | undefined {
+  return update.currentModeId ?? update.modeId ?? undefined;
+}
+
+const MODE_UPDATE_TEXT = /^\s*\[MODE_UPDATE\]\s+(\S+)\s*$/;
+
+/**
+ * Gemini CLI announces a mode change as an agent message whose whole text is `[MODE_UPDATE] <modeId>`. Returns the
+ * mode id when a chunk is such a message, so it becomes a mode change instead of transcript text.
+ */
+export function modeFromMessageText(text: string): string | undefined {
+  return MODE_UPDATE_TEXT.exec(text)?.[1];
+}
+
+/**
+ * The docs' switch_mode permission example puts a bare content block where a ToolCallContent belongs; wrap it as
+ * `{type: "content", content}`.
+ */
+export function wrapBareTextContent(block: { type: 'text'; text: string }) {
+  return { type: 'content' as const, content: { ...block, annotations: undefined, _meta: undefined }, _meta: undefined };
+}
+
+export type DiffShape = 'created' | 'whole-file' | 'fragment';
+
+/**
+ * A `diff` tool-call content is the whole file for some agents (Codex, Pi, Gemini) and a fragment for others (Claude's
+ * first update, OpenCode's final one). Only a whole-file `oldText` may serve as a file's baseline; a fragment's never
+ * can. `fileText` is the file's content before the change when known.
+ */
+export function diffShape(diff: { oldText?: string | null; newText: string }, fileText: string | undefined): DiffShape {
+  if (diff.oldText === undefined || diff.oldText === null) return 'created';
+  if (fileText !== undefined && diff.oldText === fileText) return 'whole-file';
+  if (fileText === undefined) return 'fragment';
+  // Line endings may differ between what the agent reports and the file on disk.
+  return diff.oldText.replace(/\r\n/g, '\n') === fileText.replace(/\r\n/g, '\n') ? 'whole-file' : 'fragment';
+}
