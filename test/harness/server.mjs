@@ -8,8 +8,19 @@ import { atExit, markRun, spawnGroup, stopGroup } from './processes.mjs';
 import { installation, node24Env } from './provision.mjs';
 import { log, phase } from './timing.mjs';
 
+/** Removes run folders left by runs that died without cleaning up (their pid ends the name). */
+function removeStaleRunDirs() {
+  for (const name of fs.existsSync(RUNS) ? fs.readdirSync(RUNS) : []) {
+    const pid = Number(name.split('-').pop());
+    let alive = false;
+    try { process.kill(pid, 0); alive = true; } catch { /* dead */ }
+    if (!alive) removeRunDir(path.join(RUNS, name));
+  }
+}
+
 /** A fresh private folder for this run; every process started by the run mentions it in its environment. */
 export function createRunDir(tier) {
+  removeStaleRunDirs();
   const dir = path.join(RUNS, `${tier}-${Date.now().toString(36)}-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
   markRun(dir);
