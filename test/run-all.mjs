@@ -21,8 +21,8 @@ let interrupted = false;
 let current;
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  // the tier in progress receives the signal too and cleans up its servers; wait for it, run no more tiers
-  process.on(signal, () => { interrupted = true; if (signal === 'SIGTERM') current?.kill('SIGTERM'); });
+  // pass it on to the tier in progress, which cleans up its servers; wait for it, run no more tiers
+  process.on(signal, () => { interrupted = true; current?.kill(signal); });
 }
 
 function runTier(tier, resultsFile) {
