@@ -1,13 +1,29 @@
 import * as vscode from 'vscode';
+import { pickAgent } from './agents/agentPicker';
 import type { SessionManager } from './agents/sessionManager';
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
 export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager): void {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown) => {
-      const managed = await manager.newSession(typeof agentId === 'string' ? agentId : undefined).catch(() => undefined);
+      let id = typeof agentId === 'string' ? agentId : undefined;
+      if (!id && !manager.registry.hasDefault()) id = await pickAgent(manager.registry);
+      if (!id && !manager.registry.hasDefault()) return undefined;
+      const managed = await manager.newSession(id).catch(() => undefined);
       if (managed) await vscode.commands.executeCommand('howdah.chat.focus');
       return managed?.key;
+    },
+    'howdah.chooseAgent': async () => {
+      const id = await pickAgent(manager.registry);
+      if (id) await vscode.commands.executeCommand('howdah.newSession', id);
+    },
+    'howdah.restartAgent': async () => {
+      const active = manager.active;
+      if (active) await manager.restart(active.key);
+    },
+    'howdah.showAgentLog': () => {
+      const active = manager.active;
+      if (active) manager.showLog(active.key);
     },
   };
   for (const [id, handler] of Object.entries(commands)) {

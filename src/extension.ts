@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { SessionManager } from './agents/sessionManager';
+import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
 import { createApi } from './testApi';
@@ -10,6 +11,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const manager = new SessionManager(version);
   context.subscriptions.push(manager);
   registerCommands(context, manager);
+  registerStatusBar(context, manager);
   return createApi(manager);
 }
 

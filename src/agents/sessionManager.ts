@@ -1,16 +1,19 @@
 import * as vscode from 'vscode';
-import { AgentConnection } from '../acp/agentConnection';
-import { buildClientCapabilities, type CapabilitySettings } from '../acp/capabilities';
+import type { AgentConnection } from '../acp/agentConnection';
+import type { LaunchSpec } from '../acp/agentProcess';
 import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
-import type { PromptBlock } from '../acp/schema/agentMethods';
-import type { SessionNotification, SessionUpdate } from '../acp/schema/sessionUpdate';
-import { formatTrace, type TraceLevel } from '../acp/trace';
+import type { InitializeResult, LoadSessionResult, McpServer, PromptBlock } from '../acp/schema/agentMethods';
 import { Session } from '../session/session';
-import { AgentFiles } from '../workspace/agentFiles';
-import { parseAgentSettings, type AgentDefinition } from './agentDefinitions';
 import { AgentLog } from './agentLog';
+import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
+import { rejectedArguments } from './catalog';
+import { mcpServersFor } from './mcpServers';
+import { RestartPolicy } from './restartPolicy';
+import { changesForDefaults, rememberChoice, type SessionDefaults } from './sessionDefaults';
+import { carryOutSignIn, signInChoices, type SignInRequest } from './signIn';
+import { SessionRouter } from './sessionRouter';
 
-export type ManagedStatus = 'starting' | 'ready' | 'exited';
+export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
 
 /** A session as the rest of the extension sees it: the domain session plus the agent running it. */
 export interface ManagedSession {
@@ -20,40 +23,53 @@ export interface ManagedSession {
   readonly agentVersion?: string;
   readonly session: Session;
   readonly status: ManagedStatus;
+  /** Why the agent stopped, when it did unexpectedly. */
+  readonly exitReason?: string;
 }
 
 class Managed implements ManagedSession {
   status: ManagedStatus = 'ready';
+  exitReason: string | undefined;
+  readonly restarts = new RestartPolicy();
   constructor(
     readonly key: string,
-    readonly agent: AgentDefinition,
-    readonly connection: AgentConnection,
+    readonly agent: KnownAgent,
+    public connection: AgentConnection,
+    public router: SessionRouter,
     readonly session: Session,
     readonly log: AgentLog,
+    readonly cwd: string,
   ) {}
   get agentId(): string {
     return this.agent.id;
   }
   get agentName(): string {
-    return this.connection.initializeResult?.agentInfo?.title ?? this.agent.name;
+    return this.agent.name;
   }
   get agentVersion(): string | undefined {
     return this.connection.initializeResult?.agentInfo?.version ?? undefined;
   }
 }
 
-const CLIENT_INFO = { name: 'howdah', title: 'Howdah', version: '0.1.0' };
+interface Started {
+  connection: AgentConnection;
+  router: SessionRouter;
+  init: InitializeResult;
+  spec: LaunchSpec;
+}
 
 /**
- * Starts agents and their sessions, routes each agent's calls to the session they concern, and keeps the list the
- * panel shows. One agent process per session: a crash or a hung agent takes one conversation down, not all of them,
- * and each session keeps the environment and capabilities it was started with.
+ * Starts agents and their sessions, signs in when an agent asks, restarts crashed agents and keeps the list the panel
+ * shows. One agent process per session: a crash or a hung agent takes one conversation down, not all of them, and
+ * each session keeps the environment and capabilities it was started with.
  */
 export class SessionManager implements vscode.Disposable {
+  readonly registry = new AgentRegistry();
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
   private nextKey = 1;
+  private pendingSignIn: { request: SignInRequest; answer(choiceId: string | undefined): void } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -77,10 +93,13 @@ export class SessionManager implements vscode.Disposable {
     this.changed.fire();
   }
 
-  agents(): AgentDefinition[] {
-    const { agents, problems } = parseAgentSettings(vscode.workspace.getConfiguration('howdah').get('agents'));
-    for (const problem of problems) void vscode.window.showWarningMessage(`Howdah: ${problem}`);
-    return agents;
+  /** While an agent waits for the user to sign in: what to show, and `chooseSignIn` to answer. */
+  get signInRequest(): SignInRequest | undefined {
+    return this.pendingSignIn?.request;
+  }
+
+  chooseSignIn(choiceId: string | undefined): void {
+    this.pendingSignIn?.answer(choiceId);
   }
 
   /** Starts the agent and a session with it. Throws (after telling the user) when it cannot. */
@@ -88,31 +107,38 @@ export class SessionManager implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) {
       throw this.fail('Howdah does not start agents in an untrusted workspace: agents run programs and change files. Trust the workspace to use them.');
     }
-    const config = vscode.workspace.getConfiguration('howdah');
-    const wanted = agentId || config.get<string>('defaultAgent') || undefined;
-    const agents = this.agents();
-    const agent = wanted ? agents.find((a) => a.id === wanted) : agents[0];
+    const agent = this.registry.pick(agentId);
     if (!agent) {
-      throw this.fail(wanted ? `No agent "${wanted}" is configured in howdah.agents.` : 'No agent is configured: add one to the howdah.agents setting.');
+      throw this.fail(agentId ? `No agent "${agentId}" is known: add it to the howdah.agents setting.` : 'No agent is configured: pick one in the Howdah panel or add one to the howdah.agents setting.');
     }
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     if (folders.length === 0) throw this.fail('Open a folder first: an agent works inside a workspace folder.');
     const cwd = folders[0];
     const log = this.logFor(agent);
-    const connection = this.connect(agent, cwd, folders, log);
+    let started: Started | undefined;
     try {
-      const init = await connection.start();
-      log.info(`Connected to ${init.agentInfo?.name ?? agent.name} ${init.agentInfo?.version ?? ''} (protocol ${init.protocolVersion})`);
-      const result = await connection.acp.call('newSession', { cwd, mcpServers: [] });
-      const managed = new Managed(`s${this.nextKey++}`, agent, connection, new Session(connection.acp, result.sessionId, result), log);
-      this.sessions.set(managed.key, managed);
-      this.flushEarlyUpdates(connection, managed);
-      void connection.closed.then((error) => this.onAgentExit(managed, error));
-      this.activeKey = managed.key;
+      started = await this.start(agent, cwd, log);
+      const result = await this.withSignIn(agent, started, log, (s) => s.connection.acp.call('newSession', { cwd, mcpServers: this.mcpServers(s.init, log) }));
+      started = result.started;
+      const key = `s${this.nextKey++}`;
+      const session = new Session(started.connection.acp, result.value.sessionId, result.value, {
+        onUserChoice: (k, v) => void this.rememberDefault(agent.id, k, v),
+      });
+      const managed = new Managed(key, agent, started.connection, started.router, session, log, cwd);
+      this.sessions.set(key, managed);
+      started.router.attach(session);
+      this.watchExit(managed);
+      this.activeKey = key;
       this.changed.fire();
+      await this.applyDefaults(managed);
       return managed;
     } catch (error) {
-      await connection.stop();
+      await started?.connection.stop();
+      if (error instanceof AgentNotFoundError) {
+        log.error(error.message);
+        void offerInstall(error.agent);
+        throw error;
+      }
       throw this.fail(describeStartFailure(agent, error), log);
     }
   }
@@ -120,23 +146,81 @@ export class SessionManager implements vscode.Disposable {
   async prompt(key: string, blocks: PromptBlock[]): Promise<void> {
     const managed = this.sessions.get(key);
     if (!managed) throw new Error(`No session ${key}`);
-    if (managed.status === 'exited') throw new Error(`${managed.agentName} is not running`);
+    if (managed.status !== 'ready') throw new Error(`${managed.agentName} is not running`);
     // Errors are recorded in the transcript by the session; the promise is for callers that want to know.
     await managed.session.prompt(blocks);
+  }
+
+  /**
+   * Starts the session's agent again and continues the conversation: `session/resume` where the agent has it, else
+   * `session/load` (its replay is dropped: the transcript is still here), else a new session, said in the transcript.
+   */
+  async restart(key: string): Promise<void> {
+    const managed = this.sessions.get(key);
+    if (!managed || managed.status === 'restarting') return;
+    managed.status = 'restarting';
+    this.changed.fire();
+    await managed.connection.stop();
+    try {
+      const started = await this.start(managed.agent, managed.cwd, managed.log);
+      const { acp } = started.connection;
+      const oldId = managed.session.sessionId;
+      const mcpServers = this.mcpServers(started.init, managed.log);
+      let setup: LoadSessionResult;
+      let sessionId = oldId;
+      if (acp.supports('resumeSession')) {
+        setup = await acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers });
+      } else if (acp.supports('loadSession')) {
+        started.router.dropUpdatesFor(sessionId);
+        setup = await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers });
+        started.router.dropUpdatesFor(undefined);
+      } else {
+        const created = await acp.call('newSession', { cwd: managed.cwd, mcpServers });
+        sessionId = created.sessionId;
+        setup = created;
+        managed.session.state.addError(`${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`, undefined, false);
+      }
+      managed.session.reattach(acp, sessionId, setup);
+      managed.connection = started.connection;
+      managed.router = started.router;
+      started.router.attach(managed.session);
+      managed.status = 'ready';
+      managed.exitReason = undefined;
+      managed.log.info(`Restarted; session ${sessionId} ${sessionId === oldId ? 'resumed' : 'replaced'}.`);
+      this.watchExit(managed);
+    } catch (error) {
+      managed.status = 'exited';
+      managed.exitReason = error instanceof Error ? error.message : String(error);
+      managed.session.state.addError(`Restart failed: ${managed.exitReason}`, undefined, false);
+      managed.log.error(`Restart failed: ${managed.exitReason}`);
+    }
+    this.changed.fire();
   }
 
   agentLogLines(key: string): string[] {
     return this.sessions.get(key)?.log.lines() ?? [];
   }
 
-  agentPid(key: string): number | undefined {
-    const managed = this.sessions.get(key);
-    return managed && managed.status !== 'exited' ? managed.connection.process.pid : undefined;
+  showLog(key: string): void {
+    this.sessions.get(key)?.log.show();
   }
 
-  async stop(key: string): Promise<void> {
+  agentPid(key: string): number | undefined {
     const managed = this.sessions.get(key);
-    if (managed) await managed.connection.stop();
+    return managed && managed.status === 'ready' ? managed.connection.process.pid : undefined;
+  }
+
+  /** Stops the agent and forgets the session. */
+  async close(key: string): Promise<void> {
+    const managed = this.sessions.get(key);
+    if (!managed) return;
+    this.sessions.delete(key);
+    if (managed.status === 'ready' && managed.connection.acp.supports('closeSession')) {
+      await managed.connection.acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
+    }
+    await managed.connection.stop();
+    if (this.activeKey === key) this.activeKey = [...this.sessions.keys()].pop();
+    this.changed.fire();
   }
 
   async stopAll(): Promise<void> {
@@ -145,95 +229,137 @@ export class SessionManager implements vscode.Disposable {
 
   dispose(): void {
     void this.stopAll();
+    this.pendingSignIn?.answer(undefined);
     for (const log of this.logs.values()) log.dispose();
     this.changed.dispose();
   }
 
-  private logFor(agent: AgentDefinition): AgentLog {
+  /** Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. */
+  private async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
+    const spec = await this.registry.launchSpec(agent, cwd, args);
+    const router = new SessionRouter(spec.cwd, log);
+    const connection = router.launch(spec, agent.name, this.version);
+    try {
+      return { connection, router, init: await connection.start(), spec };
+    } catch (error) {
+      const fallback = agent.catalog?.fallbackArgs;
+      if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
+        log.info(`${agent.name} rejected ${args.join(' ')}; trying ${fallback.join(' ')} (older versions).`);
+        return this.start(agent, cwd, log, fallback);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `call`; when the agent answers "authentication required", asks the user how to sign in, carries it out
+   * (reconnecting after a terminal login) and tries again, until it works or the user gives up.
+   */
+  private async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
+    for (let current = started; ; ) {
+      try {
+        return { value: await call(current), started: current };
+      } catch (error) {
+        if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
+        log.info(`${agent.name} needs a sign-in: ${error.message}`);
+        const methods = current.init.authMethods;
+        const choices = signInChoices(agent, methods, true);
+        const choice = await this.askSignIn({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+        if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
+        const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
+          await current.connection.acp.call('authenticate', { methodId });
+        });
+        if (outcome === 'cancelled') continue;
+        if (outcome === 'restart') {
+          await current.connection.stop();
+          current = await this.start(agent, current.spec.cwd, log);
+        }
+      }
+    }
+  }
+
+  /** Shows the sign-in choices in the panel (through `signInRequest`) and as a notification; the first answer wins. */
+  private askSignIn(request: SignInRequest): Promise<string | undefined> {
+    this.pendingSignIn?.answer(undefined);
+    return new Promise((resolve) => {
+      const pending = {
+        request,
+        answer: (choiceId: string | undefined) => {
+          if (this.pendingSignIn !== pending) return;
+          this.pendingSignIn = undefined;
+          this.changed.fire();
+          resolve(choiceId);
+        },
+      };
+      this.pendingSignIn = pending;
+      this.changed.fire();
+      const labels = request.choices.map((c) => c.label);
+      void vscode.window.showWarningMessage(`Sign in to ${request.agentName}: ${request.message}`, ...labels).then((label) => {
+        pending.answer(request.choices.find((c) => c.label === label)?.id);
+      });
+    });
+  }
+
+  private watchExit(managed: Managed): void {
+    const connection = managed.connection;
+    void connection.closed.then((error) => {
+      if (managed.connection !== connection || managed.status === 'restarting') return;
+      const expected = error.message.endsWith('was stopped');
+      managed.session.dispose();
+      managed.status = 'exited';
+      if (expected || !this.sessions.has(managed.key)) {
+        this.changed.fire();
+        return;
+      }
+      managed.exitReason = error.message;
+      managed.log.error(error.message);
+      // A running turn records the failure itself when its prompt rejects; an idle session needs the entry here.
+      if (managed.session.state.turn === 'idle') {
+        managed.session.state.addError(error.message.split('\n')[0], error.stderrTail.slice(-20).join('\n') || undefined, false);
+      }
+      this.changed.fire();
+      if (managed.restarts.tryRestart(Date.now())) {
+        managed.log.info(`Restarting ${managed.agentName} (${managed.restarts.recent(Date.now())} of 3 automatic restarts in 5 minutes).`);
+        void this.restart(managed.key);
+      } else {
+        void vscode.window.showErrorMessage(`Howdah: ${managed.agentName} stopped: ${error.message.split('\n')[0]}`, 'Restart', 'Show Log').then((choice) => {
+          if (choice === 'Restart') void this.restart(managed.key);
+          if (choice === 'Show Log') managed.log.show();
+        });
+      }
+    });
+  }
+
+  private mcpServers(init: InitializeResult, log: AgentLog): McpServer[] {
+    const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), init.agentCapabilities);
+    for (const problem of problems) log.warn(problem);
+    return servers;
+  }
+
+  private async applyDefaults(managed: Managed): Promise<void> {
+    const defaults = vscode.workspace.getConfiguration('howdah').get<SessionDefaults>('sessionDefaults', {});
+    for (const change of changesForDefaults(defaults[managed.agentId], managed.session.state)) {
+      try {
+        if (change.kind === 'config') await managed.session.setConfigOption(change.id, change.value);
+        else if (change.kind === 'mode') await managed.session.setMode(String(change.value));
+        else await managed.session.setModel(String(change.value));
+      } catch (error) {
+        managed.log.warn(`Could not apply the default ${change.id} = ${String(change.value)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private async rememberDefault(agentId: string, key: string, value: string | boolean): Promise<void> {
+    const config = vscode.workspace.getConfiguration('howdah');
+    const current = config.get<SessionDefaults>('sessionDefaults', {});
+    if (current[agentId]?.[key] === value) return;
+    await config.update('sessionDefaults', rememberChoice(current, agentId, key, value), vscode.ConfigurationTarget.Global);
+  }
+
+  private logFor(agent: KnownAgent): AgentLog {
     let log = this.logs.get(agent.id);
     if (!log) this.logs.set(agent.id, (log = new AgentLog(agent.name)));
     return log;
-  }
-
-  /** Updates that arrive before session/new has answered wait here for their session. */
-  private readonly early = new WeakMap<AgentConnection, SessionNotification[]>();
-
-  private connect(agent: AgentDefinition, cwd: string, roots: string[], log: AgentLog): AgentConnection {
-    const config = vscode.workspace.getConfiguration('howdah');
-    const settings: CapabilitySettings = {
-      readFiles: config.get<boolean>('fs.read', true),
-      writeFiles: config.get<'apply' | 'ask' | 'off'>('fs.write', 'apply'),
-      // Terminals are offered once VS Code terminals back them (terminal/* handlers).
-      terminal: 'off',
-      terminalAuth: false,
-    };
-    const traceLevel = () => vscode.workspace.getConfiguration('howdah').get<TraceLevel>('trace', 'off');
-    const files = new AgentFiles(roots);
-    const route = (sessionId: string) => [...this.sessions.values()].find((m) => m.connection === connection && m.session.sessionId === sessionId);
-    const connection: AgentConnection = new AgentConnection(
-      { command: agent.command, args: agent.args, env: agent.env, cwd: agent.cwd ?? cwd },
-      {
-        name: agent.name,
-        clientInfo: { ...CLIENT_INFO, version: this.version },
-        capabilities: buildClientCapabilities(settings),
-        stderr: (line) => log.stderr(line),
-        trace: (event) => {
-          const line = formatTrace(event, traceLevel());
-          if (line) log.trace(line);
-        },
-        handlers: {
-          sessionUpdate: (notification) => {
-            const managed = route(notification.sessionId);
-            if (managed) managed.session.apply(notification.update);
-            else this.holdEarly(connection, notification);
-          },
-          requestPermission: (params, signal) => {
-            const managed = route(params.sessionId);
-            if (!managed) return Promise.reject(RpcError.invalidParams(`Unknown session ${params.sessionId}`));
-            return managed.session.requestPermission(params, signal);
-          },
-          readTextFile: (params) => {
-            if (!route(params.sessionId)) return Promise.reject(RpcError.invalidParams(`Unknown session ${params.sessionId}`));
-            return files.read(params);
-          },
-          writeTextFile: (params) => {
-            if (!route(params.sessionId)) return Promise.reject(RpcError.invalidParams(`Unknown session ${params.sessionId}`));
-            return files.write(params);
-          },
-          warning: (warning) => log.warn(`Protocol: ${warning.message}${warning.raw ? ` — ${warning.raw.slice(0, 200)}` : ''}`),
-        },
-      },
-    );
-    return connection;
-  }
-
-  private holdEarly(connection: AgentConnection, notification: SessionNotification): void {
-    let held = this.early.get(connection);
-    if (!held) this.early.set(connection, (held = []));
-    if (held.length < 10_000) held.push(notification);
-  }
-
-  private flushEarlyUpdates(connection: AgentConnection, managed: Managed): void {
-    const held = this.early.get(connection);
-    if (!held) return;
-    const mine: SessionUpdate[] = [];
-    this.early.set(
-      connection,
-      held.filter((n) => (n.sessionId === managed.session.sessionId ? (mine.push(n.update), false) : true)),
-    );
-    for (const update of mine) managed.session.apply(update);
-  }
-
-  private onAgentExit(managed: Managed, error: ConnectionClosedError): void {
-    managed.status = 'exited';
-    managed.session.dispose();
-    const expected = error.message.endsWith('was stopped');
-    managed.log[expected ? 'info' : 'error'](error.message);
-    // A running turn records the failure itself when its prompt rejects; an idle session needs the entry here.
-    if (!expected && managed.session.state.turn === 'idle') {
-      managed.session.state.addError(error.message.split('\n')[0], error.stderrTail.slice(-20).join('\n') || undefined, false);
-    }
-    this.changed.fire();
   }
 
   private fail(message: string, log?: AgentLog): Error {
@@ -246,10 +372,7 @@ export class SessionManager implements vscode.Disposable {
   }
 }
 
-function describeStartFailure(agent: AgentDefinition, error: unknown): string {
-  if (error instanceof RpcError && error.code === ErrorCode.authRequired) {
-    return `${agent.name} needs you to sign in first: ${error.message}`;
-  }
+function describeStartFailure(agent: KnownAgent, error: unknown): string {
   if (error instanceof ConnectionClosedError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `${agent.name} could not start a session: ${message}`;

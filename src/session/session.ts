@@ -6,6 +6,11 @@ import type { SessionUpdate } from '../acp/schema/sessionUpdate';
 import { SessionState } from './sessionState';
 import type { ToolCallState } from './state';
 
+export interface SessionHooks {
+  /** The user picked a mode, config value or model (to remember as a default for the agent). */
+  onUserChoice?(key: string, value: string | boolean): void;
+}
+
 interface WaitingAnswer {
   resolve(outcome: PermissionOutcome): void;
 }
@@ -21,10 +26,26 @@ export class Session {
   private readonly waiting = new Map<number, WaitingAnswer>();
 
   constructor(
-    private readonly acp: AcpConnection,
-    readonly sessionId: string,
+    private acp: AcpConnection,
+    private id: string,
     setup: LoadSessionResult,
+    private readonly hooks: SessionHooks = {},
   ) {
+    this.applySetup(setup);
+  }
+
+  get sessionId(): string {
+    return this.id;
+  }
+
+  /**
+   * Continues this conversation on a new connection (the agent was restarted and the session resumed, loaded or
+   * recreated): the transcript and all state stay.
+   */
+  reattach(acp: AcpConnection, sessionId: string, setup: LoadSessionResult): void {
+    this.acp = acp;
+    this.id = sessionId;
+    if (this.state.turn !== 'idle') this.state.setTurn('idle');
     this.applySetup(setup);
   }
 
@@ -120,6 +141,7 @@ export class Session {
   async setMode(modeId: string): Promise<void> {
     await this.acp.call('setMode', { sessionId: this.sessionId, modeId });
     this.state.setCurrentMode(modeId);
+    this.hooks.onUserChoice?.('mode', modeId);
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
@@ -129,12 +151,14 @@ export class Session {
         : { sessionId: this.sessionId, configId, value };
     const result = await this.acp.call('setConfigOption', params);
     this.state.setConfigOptions(result.configOptions);
+    this.hooks.onUserChoice?.(configId, value);
   }
 
   /** Legacy model switch for agents that answer `models` and have no model config option (DIGEST §24). */
   async setModel(modelId: string): Promise<void> {
     await this.acp.call('setModel', { sessionId: this.sessionId, modelId });
     this.state.setCurrentModel(modelId);
+    this.hooks.onUserChoice?.('model', modelId);
   }
 
   /** The agent is gone: prompts still waiting are over. */

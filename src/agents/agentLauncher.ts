@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { AgentConnection } from '../acp/agentConnection';
+import type { LaunchSpec } from '../acp/agentProcess';
+import { buildClientCapabilities, type CapabilitySettings } from '../acp/capabilities';
+import type { ClientHandlers } from '../acp/clientHandlers';
+import { formatTrace, type TraceLevel } from '../acp/trace';
+import type { AgentLog } from './agentLog';
+
+/** The capabilities a new connection offers, from the user's settings at the time it starts. */
+export function capabilitySettings(terminalsAvailable: boolean): CapabilitySettings {
+  const config = vscode.workspace.getConfiguration('howdah');
+  return {
+    readFiles: config.get<boolean>('fs.read', true),
+    writeFiles: config.get<'apply' | 'ask' | 'off'>('fs.write', 'apply'),
+    terminal: terminalsAvailable ? config.get<'allow' | 'ask' | 'off'>('terminal', 'allow') : 'off',
+    terminalAuth: true,
+  };
+}
+
+/**
+ * Spawns an agent and connects ACP to it, with its stderr and (per `howdah.trace`, read on every message so a change
+ * applies at once) the protocol trace going to the agent's log.
+ */
+export function launchAgent(
+  spec: LaunchSpec,
+  name: string,
+  version: string,
+  settings: CapabilitySettings,
+  log: AgentLog,
+  handlers: ClientHandlers,
+): AgentConnection {
+  const traceLevel = () => vscode.workspace.getConfiguration('howdah').get<TraceLevel>('trace', 'off');
+  log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd})`);
+  return new AgentConnection(spec, {
+    name,
+    clientInfo: { name: 'howdah', title: 'Howdah', version },
+    capabilities: buildClientCapabilities(settings),
+    stderr: (line) => log.stderr(line),
+    trace: (event) => {
+      const line = formatTrace(event, traceLevel());
+      if (line) log.trace(line);
+    },
+    handlers: {
+      ...handlers,
+      warning: (warning) => {
+        log.warn(`Protocol: ${warning.message}${warning.raw ? ` — ${warning.raw.slice(0, 200)}` : ''}`);
+        handlers.warning?.(warning);
+      },
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { AgentRegistry, KnownAgent } from './agentRegistry';
+
+/**
+ * The first-run choice: every known agent, installed or not (with how to install it), as a Quick Pick. The choice
+ * becomes `howdah.defaultAgent`. Returns the agent id, or undefined when dismissed.
+ */
+export async function pickAgent(registry: AgentRegistry): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { agent: KnownAgent; installed: boolean };
+  const items = (await registry.availability()).map(
+    ({ agent, installed }): Item => ({
+      label: agent.name,
+      description: installed ? [agent.command, ...agent.args].join(' ') : 'not installed',
+      detail: installed ? undefined : agent.catalog?.install ? `Install: ${agent.catalog.install}` : `Command "${agent.command}" not found`,
+      agent,
+      installed,
+    }),
+  );
+  items.sort((a, b) => Number(b.installed) - Number(a.installed));
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Howdah: Choose an agent',
+    placeHolder: 'Agents found on this machine come first; choosing one makes it the default',
+    matchOnDescription: true,
+  });
+  if (!choice) return undefined;
+  await vscode.workspace.getConfiguration('howdah').update('defaultAgent', choice.agent.id, vscode.ConfigurationTarget.Global);
+  return choice.agent.id;
+}

@@ -1,0 +1,70 @@
+import * as vscode from 'vscode';
+import type { AgentConnection } from '../acp/agentConnection';
+import type { LaunchSpec } from '../acp/agentProcess';
+import { RpcError } from '../acp/errors';
+import type { SessionNotification } from '../acp/schema/sessionUpdate';
+import type { Session } from '../session/session';
+import { AgentFiles } from '../workspace/agentFiles';
+import { capabilitySettings, launchAgent } from './agentLauncher';
+import type { AgentLog } from './agentLog';
+
+const MAX_EARLY_UPDATES = 10_000;
+
+/**
+ * Routes one agent connection's calls to the session they concern. Updates that arrive before `session/new` has
+ * answered wait for their session; updates replayed by a `session/load` after a restart can be dropped (the
+ * transcript is already here). Every agent call names its session; one for a session we do not have is refused.
+ */
+export class SessionRouter {
+  private session: Session | undefined;
+  private readonly early: SessionNotification[] = [];
+  private dropping: string | undefined;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly log: AgentLog,
+  ) {}
+
+  launch(spec: LaunchSpec, name: string, version: string): AgentConnection {
+    const roots = [this.cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== this.cwd)];
+    const files = new AgentFiles(roots);
+    const own = (sessionId: string): Session => {
+      if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
+      return this.session;
+    };
+    return launchAgent(spec, name, version, capabilitySettings(false), this.log, {
+      sessionUpdate: (notification) => this.deliver(notification),
+      requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
+      readTextFile: async (params) => {
+        own(params.sessionId);
+        return files.read(params);
+      },
+      writeTextFile: async (params) => {
+        own(params.sessionId);
+        return files.write(params);
+      },
+    });
+  }
+
+  /** The session this connection serves; updates held for it are applied now, in order. */
+  attach(session: Session): void {
+    this.session = session;
+    const held = this.early.splice(0);
+    for (const n of held) this.deliver(n);
+  }
+
+  /** While set, updates for this session id are dropped (a `session/load` replay of what we already show). */
+  dropUpdatesFor(sessionId: string | undefined): void {
+    this.dropping = sessionId;
+  }
+
+  private deliver(notification: SessionNotification): void {
+    if (this.dropping !== undefined && notification.sessionId === this.dropping) return;
+    if (this.session && this.session.sessionId === notification.sessionId) {
+      this.session.apply(notification.update);
+      return;
+    }
+    if (this.early.length < MAX_EARLY_UPDATES) this.early.push(notification);
+    else this.log.warn(`Dropped an update for unknown session ${notification.sessionId}`);
+  }
+}

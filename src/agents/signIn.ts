@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { LaunchSpec } from '../acp/agentProcess';
+import type { AuthMethod } from '../acp/schema/agentMethods';
+import type { KnownAgent } from './agentRegistry';
+
+/** One way to sign in, as a button. */
+export interface SignInChoice {
+  readonly id: string;
+  readonly label: string;
+  readonly description?: string;
+}
+
+/** What the panel shows while an agent waits for the user to sign in. */
+export interface SignInRequest {
+  readonly agentId: string;
+  readonly agentName: string;
+  /** The agent's own words: often useful ("set GEMINI_API_KEY", a device code). */
+  readonly message: string;
+  readonly choices: readonly SignInChoice[];
+}
+
+/** How the sign-in ended: `authenticated` on this connection, `restart` (a terminal login: reconnect), or `cancelled`. */
+export type SignInOutcome = 'authenticated' | 'restart' | 'cancelled';
+
+const CATALOG_CHOICE = 'catalog-sign-in';
+
+/** The choices for an agent's `authMethods` plus the catalog's sign-in command; unknown method types are left out. */
+export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[], terminalAuth: boolean): SignInChoice[] {
+  const choices: SignInChoice[] = [];
+  for (const method of methods) {
+    if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined });
+    else if (method.type === 'terminal' && terminalAuth) choices.push({ id: method.id, label: `${method.name} (in a terminal)`, description: method.description ?? undefined });
+  }
+  if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: `Run "${agent.catalog.signIn}" in a terminal` });
+  return choices;
+}
+
+/**
+ * Carries out the user's choice: an agent method is `authenticate`d on the open connection; a terminal method runs the
+ * agent's own command with the method's args and env in a visible terminal (the agent cannot choose the command), and
+ * the connection must then be restarted; the catalog's sign-in command likewise.
+ */
+export async function carryOutSignIn(
+  choiceId: string,
+  agent: KnownAgent,
+  spec: LaunchSpec,
+  methods: readonly AuthMethod[],
+  authenticate: (methodId: string) => Promise<void>,
+): Promise<SignInOutcome> {
+  if (choiceId === CATALOG_CHOICE && agent.catalog?.signIn) {
+    const shell = process.env.SHELL || '/bin/sh';
+    const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], {}, spec.cwd);
+    return code === 0 ? 'restart' : 'cancelled';
+  }
+  const method = methods.find((m) => m.id === choiceId);
+  if (!method) return 'cancelled';
+  if (method.type === 'terminal') {
+    const code = await runInTerminal(`Sign in to ${agent.name}`, spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
+    if (code !== 0) {
+      void vscode.window.showWarningMessage(`Howdah: signing in to ${agent.name} did not succeed (exit ${code ?? 'unknown'}).`);
+      return 'cancelled';
+    }
+    return 'restart';
+  }
+  await authenticate(method.id);
+  return 'authenticated';
+}
+
+/** Runs a program in a visible terminal and resolves to its exit code once the terminal closes. */
+function runInTerminal(name: string, shellPath: string, shellArgs: string[], env: Record<string, string>, cwd: string): Promise<number | undefined> {
+  const terminal = vscode.window.createTerminal({ name, shellPath, shellArgs, env, cwd, isTransient: true });
+  terminal.show();
+  return new Promise((resolve) => {
+    const listener = vscode.window.onDidCloseTerminal((closed) => {
+      if (closed !== terminal) return;
+      listener.dispose();
+      resolve(closed.exitStatus?.code);
+    });
+  });
+}
