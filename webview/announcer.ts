@@ -1,0 +1,33 @@
+import { h } from './dom';
+
+/** Longest announcement: a screen reader reads the rest from the transcript if the user wants it. */
+const MAX = 500;
+
+/**
+ * A polite live region for completed agent messages (never per chunk: a stream of partial sentences is noise).
+ * Markdown punctuation is dropped so it is not read out.
+ */
+export class Announcer {
+  readonly element = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  announce(markdownText: string): void {
+    const plain = markdownText
+      .replace(/```[^\n]*\n[\s\S]*?(```|$)/g, ' (code) ')
+      .replace(/[#*_`>~|]+/g, ' ')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (plain === '') return;
+    const text = plain.length > MAX ? `${plain.slice(0, MAX)}…` : plain;
+    // Clearing first makes the same text announce again.
+    this.element.textContent = '';
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => (this.element.textContent = `Agent: ${text}`), 50);
+  }
+
+  /** What was announced last (tests). */
+  get last(): string {
+    return this.element.textContent ?? '';
+  }
+}

@@ -1,0 +1,123 @@
+import type { HostMessage } from '../src/panel/protocol';
+import { Announcer } from './announcer';
+import { originalText } from './dom';
+import type { HostChannel } from './hostChannel';
+import { PromptEditor } from './prompt/promptEditor';
+import { Header } from './render/header';
+import { PlanView } from './render/plan';
+import { Transcript } from './render/transcript';
+import { TranscriptStore } from './store';
+
+/**
+ * The page: header, conversation, pinned plan, prompt. Messages from the host update the store at once; the screen
+ * is updated at most once per animation frame from what changed, however many patches arrived in between.
+ */
+export class ChatApp {
+  readonly store = new TranscriptStore();
+  private readonly header: Header;
+  private readonly transcript: Transcript;
+  private readonly plan = new PlanView();
+  private readonly prompt: PromptEditor;
+  private readonly announcer = new Announcer();
+  private frame: number | undefined;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
+  private lastResync = 0;
+  /** Frames rendered (the benchmark waits on it). */
+  renders = 0;
+
+  constructor(
+    root: HTMLElement,
+    private readonly host: HostChannel,
+  ) {
+    const post = host.post.bind(host);
+    this.header = new Header(post);
+    this.transcript = new Transcript(this.store, post, this.announcer);
+    this.prompt = new PromptEditor(host);
+    root.append(this.header.element, this.transcript.element, this.plan.element, this.prompt.element, this.announcer.element);
+    root.addEventListener('click', (event) => this.click(event), true);
+    // Middle-click would open a link in a new window: links are opened by the host only.
+    root.addEventListener('auxclick', (event) => {
+      if ((event.target as Element | null)?.closest?.('a')) event.preventDefault();
+    });
+  }
+
+  receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'snapshot':
+      case 'patch': {
+        const result = this.store.apply(message);
+        if (result === 'resync') this.resync();
+        else if (result === 'applied') this.schedule();
+        return;
+      }
+      case 'fileResults':
+        return this.prompt.fileResults(message.requestId, message.files);
+      case 'attach':
+        this.prompt.attach(message.attachments);
+        this.prompt.focus();
+        return;
+      case 'focusPrompt':
+        return this.prompt.focus();
+    }
+  }
+
+  nodeCount(): number {
+    return this.transcript.nodeCount();
+  }
+
+  /** Renders now what changed (normally called from the frame callback). */
+  render(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    if (this.fallback !== undefined) clearTimeout(this.fallback);
+    this.frame = this.fallback = undefined;
+    if (!this.store.hasChanges()) return;
+    const changes = this.store.takeChanges();
+    if (changes.header) {
+      this.header.update(this.store.header);
+      this.prompt.setCapabilities(this.store.header.capabilities);
+    }
+    this.transcript.render(changes, true);
+    if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);
+    if (changes.turn) this.prompt.setTurn(this.store.turn);
+    if (changes.commands) this.prompt.setCommands(this.store.commands);
+    this.renders++;
+  }
+
+  private schedule(): void {
+    if (this.frame !== undefined) return;
+    this.frame = requestAnimationFrame(() => this.render());
+    // Frames stop while the page is not painted; the state must still move on.
+    this.fallback = setTimeout(() => this.render(), 250);
+  }
+
+  /** The page missed something: ask for a snapshot (at most once a second, so a bug cannot loop). */
+  private resync(): void {
+    const now = Date.now();
+    if (now - this.lastResync < 1_000) return;
+    this.lastResync = now;
+    this.host.post({ type: 'ready' });
+  }
+
+  /** Links never navigate the page; the host opens them. Copy buttons in code blocks copy through the host. */
+  private click(event: MouseEvent): void {
+    const target = event.target as Element | null;
+    const link = target?.closest?.('a');
+    if (link) {
+      event.preventDefault();
+      const href = link.getAttribute('href');
+      if (href) this.host.post({ type: 'openLink', href });
+      return;
+    }
+    const copy = target?.closest?.('[data-action="copy-code"]');
+    const code = copy?.closest('.code-block')?.querySelector('code');
+    if (copy && code) {
+      this.host.post({ type: 'copy', text: originalText(code) });
+      copy.classList.add('copied');
+      copy.setAttribute('aria-label', 'Copied');
+      setTimeout(() => {
+        copy.classList.remove('copied');
+        copy.setAttribute('aria-label', 'Copy code');
+      }, 1500);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import type { HostMessage } from '../src/panel/protocol';
+import { ChatApp } from './app';
+import { HostChannel } from './hostChannel';
+
+/** Entry point of the chat page (bundled to out/webview.js). */
+const host = new HostChannel();
+const app = new ChatApp(document.body, host);
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => app.receive(event.data));
+// Read-only probes for the browser tests and the benchmark.
+Object.defineProperty(window, '__howdah', { value: Object.freeze({ nodeCount: () => app.nodeCount(), renders: () => app.renders, render: () => app.render() }) });
+host.post({ type: 'ready' });

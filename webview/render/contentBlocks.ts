@@ -1,0 +1,62 @@
+import type { ContentView, LocationView, WebviewMessage } from '../../src/panel/protocol';
+import { h, icon, imageDataUri, revealed } from '../dom';
+import { renderMarkdown } from '../markdown/streamingMarkdown';
+
+/** Posts an intent to the host. */
+export type Post = (message: WebviewMessage) => void;
+
+/** A content block (in a message, a tool call or an attachment list). */
+export function contentBlock(content: ContentView, post: Post): HTMLElement {
+  switch (content.type) {
+    case 'text':
+      return h('div', { class: 'md' }, renderMarkdown(content.text));
+    case 'image': {
+      const src = imageDataUri(content.mimeType, content.data);
+      if (!src) return h('span', { class: 'chip' }, icon('file-media'), ` image (${content.mimeType})`);
+      const img = h('img', { class: 'content-image', alt: `Image (${content.mimeType})` });
+      img.src = src;
+      return img;
+    }
+    case 'audio':
+      return h('span', { class: 'chip' }, icon('unmute'), ` audio (${content.mimeType})`);
+    case 'resource_link':
+      return linkButton(content.title || content.name, content.uri, 'link', () => post({ type: 'openLink', href: content.uri }));
+    case 'resource': {
+      const name = content.uri.split(/[\\/]/).pop() || content.uri;
+      const details = h('details', { class: 'resource' }, h('summary', { title: content.uri }, icon('file'), ' ', revealed(name)));
+      if (content.text !== undefined) lazyBody(details, () => h('pre', { class: 'resource-text' }, revealed(content.text ?? '')));
+      return details;
+    }
+    case 'unknown':
+      return rawDetails(`Unrecognised content (${content.label})`, content.raw);
+  }
+}
+
+/** A path the user can open; the whole path is shown, hidden characters included. */
+export function locationLink(location: LocationView, post: Post): HTMLElement {
+  const text = location.line !== undefined ? `${location.path}:${location.line}` : location.path;
+  return linkButton(text, location.path, 'go-to-file', () => post({ type: 'openLocation', path: location.path, line: location.line }));
+}
+
+function linkButton(text: string, target: string, iconName: string, onClick: () => void): HTMLElement {
+  const button = h('button', { type: 'button', class: 'link-button', title: target }, icon(iconName), ' ', revealed(text));
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+/** Raw JSON on demand: rendered only when opened, so a long transcript does not carry it in the DOM. */
+export function rawDetails(label: string, raw: string): HTMLDetailsElement {
+  const details = h('details', { class: 'raw' }, h('summary', {}, label));
+  lazyBody(details, () => h('pre', { class: 'raw-json' }, revealed(raw)));
+  return details;
+}
+
+export function lazyBody(details: HTMLDetailsElement, build: () => Node): void {
+  let built = false;
+  details.addEventListener('toggle', () => {
+    if (details.open && !built) {
+      built = true;
+      details.append(build());
+    }
+  });
+}

@@ -1,0 +1,175 @@
+import type { EntryView } from '../../src/panel/protocol';
+import { h, icon } from '../dom';
+import { StreamingMarkdown } from '../markdown/streamingMarkdown';
+import { contentBlock, rawDetails, type Post } from './contentBlocks';
+import { ToolCard } from './toolCard';
+
+/** One transcript entry on screen; updated in place as the host patches it. */
+export interface EntryRenderer {
+  readonly kind: EntryView['kind'];
+  readonly element: HTMLElement;
+  update(entry: EntryView, appended: boolean): void;
+  /** Live = the last entry while the turn runs (a message still streaming, a thought still thinking). */
+  setLive(live: boolean): void;
+}
+
+export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer {
+  switch (entry.kind) {
+    case 'agent':
+      return new AgentMessage(post);
+    case 'user':
+      return new Static('user', (e) => userMessage(e as Extract<EntryView, { kind: 'user' }>, post));
+    case 'thought':
+      return new Thought();
+    case 'tool':
+      return new ToolEntry(post);
+    default:
+      return new Static(entry.kind, (e) => simpleEntry(e, post));
+  }
+}
+
+class AgentMessage implements EntryRenderer {
+  readonly kind = 'agent';
+  readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, 'Agent:'));
+  private readonly body = new StreamingMarkdown();
+  private readonly blocks = h('div', { class: 'blocks' });
+  private blocksKey = '';
+
+  constructor(private readonly post: Post) {
+    this.element.append(this.body.element, this.blocks);
+  }
+
+  update(entry: EntryView, appended: boolean): void {
+    if (entry.kind !== 'agent') return;
+    this.body.setText(entry.text, appended);
+    const key = JSON.stringify(entry.blocks);
+    if (key !== this.blocksKey) {
+      this.blocksKey = key;
+      this.blocks.replaceChildren(...entry.blocks.map((b) => contentBlock(b, this.post)));
+    }
+  }
+
+  setLive(live: boolean): void {
+    this.element.classList.toggle('live', live);
+  }
+}
+
+class Thought implements EntryRenderer {
+  readonly kind = 'thought';
+  private readonly summary = h('summary', {});
+  readonly element: HTMLDetailsElement = h('details', { class: 'entry thought' }, this.summary);
+  private body: StreamingMarkdown | undefined;
+  private text = '';
+
+  constructor() {
+    this.setLive(false);
+    // Rendered only when opened: a folded thought costs two nodes.
+    this.element.addEventListener('toggle', () => {
+      if (this.element.open && !this.body) {
+        this.body = new StreamingMarkdown('md thought-body');
+        this.element.append(this.body.element);
+        this.body.setText(this.text);
+      }
+    });
+  }
+
+  update(entry: EntryView, appended: boolean): void {
+    if (entry.kind !== 'thought') return;
+    this.text = entry.text;
+    this.body?.setText(entry.text, appended);
+  }
+
+  setLive(live: boolean): void {
+    this.summary.replaceChildren(live ? icon('loading', 'codicon-modifier-spin') : icon('lightbulb'), live ? ' Thinking…' : ' Thought');
+  }
+}
+
+class ToolEntry implements EntryRenderer {
+  readonly kind = 'tool';
+  readonly card: ToolCard;
+  readonly element: HTMLElement;
+
+  constructor(post: Post) {
+    this.card = new ToolCard(post);
+    this.element = h('div', { class: 'entry tool-entry' }, this.card.element);
+  }
+
+  update(entry: EntryView): void {
+    if (entry.kind === 'tool') this.card.update(entry.tool);
+  }
+
+  setLive(): void {}
+}
+
+/** Entries that are rebuilt whole when they change (they rarely do). */
+class Static implements EntryRenderer {
+  readonly element = h('div', { class: 'entry' });
+
+  constructor(
+    readonly kind: EntryView['kind'],
+    private readonly build: (entry: EntryView) => HTMLElement,
+  ) {}
+
+  update(entry: EntryView): void {
+    const fresh = this.build(entry);
+    this.element.className = fresh.className;
+    this.element.replaceChildren(...fresh.childNodes);
+    for (const name of ['role', 'aria-label']) {
+      const value = fresh.getAttribute(name);
+      if (value === null) this.element.removeAttribute(name);
+      else this.element.setAttribute(name, value);
+    }
+  }
+
+  setLive(): void {}
+}
+
+function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): HTMLElement {
+  return h(
+    'div',
+    { class: 'entry user' },
+    h('span', { class: 'sr-only' }, 'You:'),
+    // The user's own words, as typed: plain text, not Markdown.
+    h('div', { class: 'user-text' }, entry.text),
+    entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
+  );
+}
+
+const STOP_REASONS: Record<string, string> = {
+  cancelled: 'Stopped: the turn was cancelled.',
+  max_tokens: 'The agent stopped: it reached its token limit.',
+  max_turn_requests: 'The agent stopped: it reached its limit of model requests for one turn.',
+  refusal: 'The agent refused to continue.',
+};
+
+function simpleEntry(entry: EntryView, post: Post): HTMLElement {
+  switch (entry.kind) {
+    case 'notice':
+      return h(
+        'div',
+        { class: `entry notice severity-${entry.severity.replace(/[^a-z]/gi, '')}`, role: 'note' },
+        icon(entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'),
+        ' ',
+        h('span', { class: 'notice-title' }, entry.title),
+        entry.description ? h('div', { class: 'notice-description' }, entry.description) : null,
+      );
+    case 'error': {
+      const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Retry' }, icon('refresh'), ' Retry') : null;
+      retry?.addEventListener('click', () => post({ type: 'retry' }));
+      return h(
+        'div',
+        { class: 'entry error' },
+        h('div', { class: 'error-message' }, icon('error'), ' ', entry.message),
+        entry.detail ? rawDetails('Details', entry.detail) : null,
+        retry,
+      );
+    }
+    case 'turn-end':
+      if (entry.stopReason === 'end_turn') return h('div', { class: 'entry turn-end quiet' });
+      return h('div', { class: 'entry turn-end' }, icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'), ' ', STOP_REASONS[entry.stopReason] ?? `The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`);
+    case 'unknown':
+      return h('div', { class: 'entry unknown' }, icon('question'), ' ', `Unrecognised update (${entry.label})`, rawDetails('Raw JSON', entry.raw));
+    default:
+      return h('div', { class: 'entry' });
+  }
+}

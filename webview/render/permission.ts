@@ -1,0 +1,87 @@
+import type { PermissionOptionView, ToolView } from '../../src/panel/protocol';
+import { h, humanize, icon, revealed } from '../dom';
+import { locationLink, type Post } from './contentBlocks';
+import { toolKindIcon } from './toolIcons';
+
+/**
+ * A permission prompt, inline at its tool call. It says what would happen in our words (operation kind, command and
+ * paths in full, the changes) and quotes the agent's words (title, option names) as such, with every hidden character
+ * shown. One button per option; each button's accessible name is exactly the option's name.
+ */
+export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
+  const permission = tool.permission;
+  if (!permission) return h('div');
+  const headingId = `perm-${cssId(tool.toolCallId)}-${permission.requestId}`;
+  const what = h(
+    'dl',
+    { class: 'permission-facts' },
+    h('dt', {}, 'Operation'),
+    h('dd', {}, icon(toolKindIcon(tool.kind)), ' ', humanize(tool.kind)),
+    h('dt', {}, 'Agent’s description'),
+    h('dd', { class: 'agent-words' }, h('q', {}, revealed(tool.title))),
+  );
+  if (tool.command) what.append(h('dt', {}, 'Command'), h('dd', {}, h('code', { class: 'permission-command' }, revealed(tool.command))));
+  if (tool.locations.length > 0) {
+    what.append(h('dt', {}, tool.locations.length === 1 ? 'File' : 'Files'), h('dd', { class: 'permission-paths' }, ...tool.locations.map((l) => locationLink(l, post))));
+  }
+  for (const [index, content] of tool.content.entries()) {
+    if (content.type === 'diff') {
+      what.append(
+        h('dt', {}, content.newFile ? 'Creates' : 'Changes'),
+        h('dd', {}, h('code', {}, revealed(content.path)), ` (+${content.added} −${content.removed}) `, openDiffButton(tool.toolCallId, index, content.path, post)),
+      );
+    }
+  }
+  const options = h('div', { class: 'permission-options', role: 'group', 'aria-label': 'Options offered by the agent' });
+  for (const option of permission.options) options.append(optionButton(tool.toolCallId, option, post));
+  return h(
+    'div',
+    { class: 'permission', role: 'group', 'aria-labelledby': headingId },
+    h('div', { class: 'permission-heading', id: headingId }, icon('shield'), ' The agent asks for permission'),
+    what,
+    h('div', { class: 'permission-caption' }, 'Options, in the agent’s words:'),
+    options,
+  );
+}
+
+function optionButton(toolCallId: string, option: PermissionOptionView, post: Post): HTMLButtonElement {
+  const button = h(
+    'button',
+    { type: 'button', class: `permission-option ${optionClass(option.kind)}`, 'aria-label': option.name, 'data-option-id': option.optionId, title: `${humanize(option.kind)}` },
+    icon(optionIcon(option.kind)),
+    h('span', { class: 'agent-words' }, revealed(option.name)),
+  );
+  button.addEventListener('click', () => {
+    // Once is enough: the host ignores a second answer, and the prompt is replaced by the answer.
+    button.closest('.permission-options')?.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    post({ type: 'permission', toolCallId, optionId: option.optionId });
+  });
+  return button;
+}
+
+export function openDiffButton(toolCallId: string, index: number, path: string, post: Post): HTMLButtonElement {
+  const name = path.split(/[\\/]/).pop() || path;
+  const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Open diff of ${name}` }, icon('diff'), ' Open diff');
+  button.addEventListener('click', () => post({ type: 'openDiff', toolCallId, index }));
+  return button;
+}
+
+function optionClass(kind: string): string {
+  if (kind === 'allow_once') return 'allow-once';
+  if (kind === 'allow_always') return 'allow-always';
+  if (kind === 'reject_always') return 'reject-always';
+  if (kind === 'reject_once') return 'reject-once';
+  return 'other-option';
+}
+
+function optionIcon(kind: string): string {
+  if (kind === 'allow_once') return 'check';
+  if (kind === 'allow_always') return 'check-all';
+  if (kind === 'reject_always') return 'circle-slash';
+  if (kind === 'reject_once') return 'close';
+  return 'question';
+}
+
+function cssId(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]/g, '_');
+}

@@ -1,0 +1,172 @@
+import type { EntryView } from '../../src/panel/protocol';
+import type { Announcer } from '../announcer';
+import { h, icon } from '../dom';
+import type { StoreChanges, TranscriptStore } from '../store';
+import type { Post } from './contentBlocks';
+import { createEntryRenderer, type EntryRenderer } from './entries';
+import { ToolCard } from './toolCard';
+
+/** Entries rendered at first and added per "Show earlier"; the DOM holds at most twice this while following the end. */
+export const WINDOW = 40;
+/** How close to the end (px) still counts as "at the bottom" for auto-scroll. */
+const STICK_SLACK = 40;
+
+/**
+ * The conversation. Only a window of the latest entries is in the DOM (older ones behind "Show earlier"), so a
+ * transcript of thousands of entries stays a few thousand nodes. Follows the end while the reader is at the bottom;
+ * a reader who scrolled up stays where they are. Announces each agent message once it is complete.
+ */
+export class Transcript {
+  readonly element: HTMLElement;
+  private readonly list = h('div', { class: 'entries' });
+  private readonly earlier: HTMLButtonElement;
+  private readonly welcome = h('div', { class: 'welcome' });
+  private start = 0;
+  private renderers: EntryRenderer[] = [];
+  private liveIndex = -1;
+  private stick = true;
+
+  constructor(
+    private readonly store: TranscriptStore,
+    private readonly post: Post,
+    private readonly announcer: Announcer,
+  ) {
+    this.earlier = h('button', { type: 'button', class: 'show-earlier secondary' });
+    this.earlier.addEventListener('click', () => this.showEarlier());
+    this.element = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: -1 }, this.earlier, this.list, this.welcome);
+    this.element.addEventListener('scroll', () => {
+      const el = this.element;
+      this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
+    });
+    // Content that grows after rendering (images decoding, fonts) keeps the end in view too.
+    new ResizeObserver(() => this.followEnd()).observe(this.list);
+  }
+
+  render(changes: StoreChanges, focusPermissions: boolean): void {
+    const entries = this.store.entries;
+    if (changes.reset) this.rebuild();
+    else {
+      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, entries[index], change === 'append', focusPermissions);
+    }
+    this.updateLive(!changes.reset);
+    if (this.stick && this.renderers.length > 2 * WINDOW) this.trim();
+    this.updateEarlier();
+    if (changes.reset || changes.header || changes.entries.size > 0) this.updateWelcome();
+    this.followEnd();
+  }
+
+  /** Number of DOM nodes under the transcript (for the benchmark and tests). */
+  nodeCount(): number {
+    return this.element.querySelectorAll('*').length;
+  }
+
+  private rebuild(): void {
+    const entries = this.store.entries;
+    this.start = Math.max(0, entries.length - WINDOW);
+    this.renderers = [];
+    this.liveIndex = -1;
+    const fragment = document.createDocumentFragment();
+    for (let i = this.start; i < entries.length; i++) fragment.append(this.create(entries[i]).element);
+    this.list.replaceChildren(fragment);
+    this.stick = true;
+  }
+
+  private updateEntry(index: number, entry: EntryView | undefined, appended: boolean, focusPermissions: boolean): void {
+    if (!entry || index < this.start) return; // collapsed behind "Show earlier": rendered from the store when shown
+    const position = index - this.start;
+    // Entries arrive in order; render any gap from the store.
+    while (this.start + this.renderers.length < index) this.list.append(this.create(this.store.entries[this.start + this.renderers.length]).element);
+    let renderer = this.renderers[position];
+    if (!renderer) {
+      renderer = this.create(entry);
+      this.list.append(renderer.element);
+    } else if (renderer.kind !== entry.kind) {
+      const fresh = this.create(entry, position);
+      renderer.element.replaceWith(fresh.element);
+      renderer = fresh;
+    } else renderer.update(entry, appended);
+    if (focusPermissions && renderer.kind === 'tool') this.focusNewPermission(renderer);
+  }
+
+  private create(entry: EntryView, at?: number): EntryRenderer {
+    const renderer = createEntryRenderer(entry, this.post);
+    renderer.update(entry, false);
+    if (at === undefined) this.renderers.push(renderer);
+    else this.renderers[at] = renderer;
+    return renderer;
+  }
+
+  private focusNewPermission(renderer: EntryRenderer): void {
+    const card = (renderer as { card?: unknown }).card;
+    if (!(card instanceof ToolCard) || !card.newPermission) return;
+    // Only when the reader is in the panel: never pull the focus out of the editor.
+    if (document.hasFocus()) card.firstOption()?.focus({ preventScroll: false });
+  }
+
+  private updateLive(announce: boolean): void {
+    const live = this.store.turn !== 'idle' ? this.store.entries.length - 1 : -1;
+    if (live === this.liveIndex) return;
+    const before = this.rendererAt(this.liveIndex);
+    before?.setLive(false);
+    const finished = this.store.entries[this.liveIndex];
+    if (announce && finished?.kind === 'agent') this.announcer.announce(finished.text);
+    this.liveIndex = live;
+    this.rendererAt(live)?.setLive(true);
+  }
+
+  private rendererAt(index: number): EntryRenderer | undefined {
+    return index >= this.start ? this.renderers[index - this.start] : undefined;
+  }
+
+  private showEarlier(): void {
+    const newStart = Math.max(0, this.start - WINDOW);
+    const before = this.element.scrollHeight;
+    const added: EntryRenderer[] = [];
+    const fragment = document.createDocumentFragment();
+    for (let i = newStart; i < this.start; i++) {
+      const renderer = createEntryRenderer(this.store.entries[i], this.post);
+      renderer.update(this.store.entries[i], false);
+      added.push(renderer);
+      fragment.append(renderer.element);
+    }
+    this.list.prepend(fragment);
+    this.renderers = [...added, ...this.renderers];
+    this.start = newStart;
+    // Keep the entries the reader was looking at in place.
+    this.element.scrollTop += this.element.scrollHeight - before;
+    this.updateEarlier();
+    (this.list.firstElementChild as HTMLElement | null)?.setAttribute('tabindex', '-1');
+    if (this.start === 0) (this.list.firstElementChild as HTMLElement | null)?.focus({ preventScroll: true });
+    else this.earlier.focus({ preventScroll: true });
+  }
+
+  private trim(): void {
+    const remove = this.renderers.length - WINDOW;
+    for (const renderer of this.renderers.splice(0, remove)) renderer.element.remove();
+    this.start += remove;
+  }
+
+  private updateEarlier(): void {
+    this.earlier.hidden = this.start === 0;
+    this.earlier.replaceChildren(icon('fold-up'), ` Show earlier (${this.start})`);
+    this.earlier.setAttribute('aria-label', `Show earlier entries (${this.start} hidden)`);
+  }
+
+  private updateWelcome(): void {
+    const header = this.store.header;
+    const empty = this.store.entries.length === 0;
+    this.welcome.hidden = !empty;
+    if (!empty) return;
+    if (header.status === 'none') {
+      const start = h('button', { type: 'button', 'aria-label': 'New session' }, icon('add'), ' New session');
+      start.addEventListener('click', () => this.post({ type: 'newSession' }));
+      this.welcome.replaceChildren(h('p', {}, 'No agent session yet. Start one, or type a prompt below to start one with the default agent.'), start);
+    } else if (header.status === 'starting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), ` Starting ${header.agentName ?? 'the agent'}…`));
+    else if (header.status === 'exited') this.welcome.replaceChildren(h('p', {}, `${header.agentName ?? 'The agent'} has exited.`));
+    else this.welcome.replaceChildren(h('p', {}, `Ask ${header.agentName ?? 'the agent'} anything. Type / for its commands, @ to mention a file.`));
+  }
+
+  private followEnd(): void {
+    if (this.stick) this.element.scrollTop = this.element.scrollHeight;
+  }
+}
