@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { pickAgent } from './agents/agentPicker';
+import { exportDebugBundle } from './agents/debugBundle';
+import { showProtocolLog } from './agents/protocolLogView';
 import type { SessionManager } from './agents/sessionManager';
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
-export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager): void {
+export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager, version: string): void {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown) => {
       let id = typeof agentId === 'string' ? agentId : undefined;
@@ -20,6 +22,17 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Sess
     'howdah.restartAgent': async () => {
       const active = manager.active;
       if (active) await manager.restart(active.key);
+    },
+    'howdah.showProtocolLog': () => {
+      const active = manager.active;
+      const recorder = active && manager.protocolOf(active.key).recorder;
+      if (!active || !recorder) return void vscode.window.showInformationMessage('Howdah: start a session to see its protocol log.');
+      showProtocolLog(active.agentName, recorder);
+    },
+    'howdah.exportDebugBundle': () => {
+      const active = manager.active;
+      const { recorder, init } = active ? manager.protocolOf(active.key) : {};
+      return exportDebugBundle(active, { howdahVersion: version, recorder, init, logLines: active ? manager.agentLogLines(active.key) : [] });
     },
     'howdah.showAgentLog': () => {
       const active = manager.active;

@@ -10,7 +10,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const manager = new SessionManager(version);
   context.subscriptions.push(manager);
-  registerCommands(context, manager);
+  registerCommands(context, manager, version);
   registerStatusBar(context, manager);
   return createApi(manager);
 }

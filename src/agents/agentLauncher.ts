@@ -3,6 +3,7 @@ import { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { buildClientCapabilities, type CapabilitySettings } from '../acp/capabilities';
 import type { ClientHandlers } from '../acp/clientHandlers';
+import { ProtocolRecorder } from '../acp/protocolRecorder';
 import { formatTrace, type TraceLevel } from '../acp/trace';
 import type { AgentLog } from './agentLog';
 
@@ -28,24 +29,29 @@ export function launchAgent(
   settings: CapabilitySettings,
   log: AgentLog,
   handlers: ClientHandlers,
-): AgentConnection {
+): { connection: AgentConnection; recorder: ProtocolRecorder } {
+  const capabilities = buildClientCapabilities(settings);
+  const recorder = new ProtocolRecorder(capabilities);
   const traceLevel = () => vscode.workspace.getConfiguration('howdah').get<TraceLevel>('trace', 'off');
   log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd})`);
-  return new AgentConnection(spec, {
+  const connection = new AgentConnection(spec, {
     name,
     clientInfo: { name: 'howdah', title: 'Howdah', version },
-    capabilities: buildClientCapabilities(settings),
+    capabilities,
     stderr: (line) => log.stderr(line),
     trace: (event) => {
+      recorder.trace(event);
       const line = formatTrace(event, traceLevel());
       if (line) log.trace(line);
     },
     handlers: {
       ...handlers,
       warning: (warning) => {
+        recorder.warning(warning);
         log.warn(`Protocol: ${warning.message}${warning.raw ? ` — ${warning.raw.slice(0, 200)}` : ''}`);
         handlers.warning?.(warning);
       },
     },
   });
+  return { connection, recorder };
 }

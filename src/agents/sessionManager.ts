@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
+import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import type { InitializeResult, LoadSessionResult, McpServer, PromptBlock } from '../acp/schema/agentMethods';
 import { Session } from '../session/session';
 import { AgentLog } from './agentLog';
@@ -199,6 +200,12 @@ export class SessionManager implements vscode.Disposable {
 
   agentLogLines(key: string): string[] {
     return this.sessions.get(key)?.log.lines() ?? [];
+  }
+
+  /** The traffic recorder and initialize result of the session's current connection. */
+  protocolOf(key: string): { recorder?: ProtocolRecorder; init?: InitializeResult } {
+    const managed = this.sessions.get(key);
+    return { recorder: managed?.router.recorder, init: managed?.connection.initializeResult };
   }
 
   showLog(key: string): void {

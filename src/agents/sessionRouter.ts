@@ -5,6 +5,7 @@ import { RpcError } from '../acp/errors';
 import type { SessionNotification } from '../acp/schema/sessionUpdate';
 import type { Session } from '../session/session';
 import { AgentFiles } from '../workspace/agentFiles';
+import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import { capabilitySettings, launchAgent } from './agentLauncher';
 import type { AgentLog } from './agentLog';
 
@@ -19,6 +20,8 @@ export class SessionRouter {
   private session: Session | undefined;
   private readonly early: SessionNotification[] = [];
   private dropping: string | undefined;
+  /** The connection's recent traffic, for the protocol log and the debug bundle. */
+  recorder: ProtocolRecorder | undefined;
 
   constructor(
     private readonly cwd: string,
@@ -32,7 +35,7 @@ export class SessionRouter {
       if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
       return this.session;
     };
-    return launchAgent(spec, name, version, capabilitySettings(false), this.log, {
+    const { connection, recorder } = launchAgent(spec, name, version, capabilitySettings(false), this.log, {
       sessionUpdate: (notification) => this.deliver(notification),
       requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
       readTextFile: async (params) => {
@@ -44,6 +47,8 @@ export class SessionRouter {
         return files.write(params);
       },
     });
+    this.recorder = recorder;
+    return connection;
   }
 
   /** The session this connection serves; updates held for it are applied now, in order. */
