@@ -8,7 +8,7 @@ const MAX = 500;
  * Markdown punctuation is dropped so it is not read out.
  */
 export class Announcer {
-  readonly element = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  readonly element = h('div', { class: 'sr-only announcer', 'aria-live': 'polite', 'aria-atomic': 'true' });
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   announce(markdownText: string): void {

@@ -1,0 +1,187 @@
+// Rendering of every entry kind, header and plan, patches and resync, in headless Chromium with the fake host.
+import { strict as assert } from 'node:assert';
+import { chatHost, posted, send } from './support/chatPage.mjs';
+import { agent, error, header, notice, patch, permission, snapshot, thought, tool, turnEnd, unknown, user } from './support/fixtures.mjs';
+
+describe('chat webview: rendering', function () {
+  let chat;
+  beforeEach(async function () {
+    chat = await (await chatHost()).open();
+  });
+  afterEach(async function () {
+    assert.deepEqual(chat.errors, [], 'no page errors');
+    await chat.close();
+  });
+  const text = (selector) => chat.page.locator(selector).allInnerTexts();
+
+  it('starts empty, with a New session button, and asks for a snapshot', async function () {
+    await send(chat.page, snapshot({ head: { status: 'none', agentName: undefined, sessions: [] } }));
+    assert.equal((await posted(chat.page, 'ready')).length, 1);
+    await chat.page.getByRole('button', { name: 'New session' }).first().click();
+    assert.equal((await posted(chat.page, 'newSession')).length, 1);
+  });
+
+  it('shows user and agent messages, Markdown and code blocks with language and Copy', async function () {
+    const md = '# Title\n\nSome **bold** text and `code`.\n\n```ts\nconst x = 1;\n```\n\n- one\n- two\n';
+    await send(chat.page, snapshot({ entries: [user(1, 'hello <b>there</b>', [{ type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }]), agent(2, md)] }));
+    assert.deepEqual(await text('.entry.user .user-text'), ['hello <b>there</b>']);
+    assert.equal(await chat.page.locator('.entry.agent h1').innerText(), 'Title');
+    assert.equal(await chat.page.locator('.entry.agent strong').innerText(), 'bold');
+    assert.equal(await chat.page.locator('.code-block .code-lang').innerText(), 'ts');
+    assert.equal(await chat.page.locator('.entry.agent li').count(), 2);
+    await chat.page.getByRole('button', { name: 'Copy code' }).click();
+    assert.deepEqual(await posted(chat.page, 'copy'), [{ type: 'copy', text: 'const x = 1;\n' }]);
+    await chat.page.locator('.entry.user .link-button').click();
+    assert.deepEqual(await posted(chat.page, 'openLink'), [{ type: 'openLink', href: 'file:///w/a.ts' }]);
+  });
+
+  it('streams appended text and re-renders only the open block', async function () {
+    const snap = snapshot({ entries: [agent(1, 'First paragraph.\n\n')], turn: 'running' });
+    await send(chat.page, snap);
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 18, delta: 'Second ' }));
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 25, delta: 'paragraph.\n\nThird' }));
+    assert.deepEqual(await text('.entry.agent p'), ['First paragraph.', 'Second paragraph.', 'Third']);
+    assert.equal(await chat.page.locator('.entry.agent .md-blocks').count(), 1, 'completed blocks are kept as DOM');
+    // The completed message is announced once the turn ends, not per chunk.
+    await send(chat.page, patch(snap, { op: 'turn', turn: 'idle' }), patch(snap, { op: 'entry', index: 1, entry: turnEnd(2, 'end_turn') }));
+    await chat.page.waitForFunction(() => document.querySelector('.announcer')?.textContent?.includes('Third'));
+  });
+
+  it('asks for a snapshot when a patch does not fit', async function () {
+    const snap = snapshot({ entries: [agent(1, 'abc')] });
+    await send(chat.page, snap);
+    await posted(chat.page, undefined, { clear: true });
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 99, delta: 'x' }));
+    assert.equal((await posted(chat.page, 'ready')).length, 1);
+    // Patches of an older snapshot are ignored.
+    await send(chat.page, snapshot({ entries: [agent(1, 'new')] }), patch(snap, { op: 'append', index: 0, offset: 3, delta: 'x' }));
+    assert.deepEqual(await text('.entry.agent p'), ['new']);
+  });
+
+  it('folds thoughts under a live Thinking… indicator', async function () {
+    const snap = snapshot({ entries: [thought(1, 'pondering *deeply*')], turn: 'running' });
+    await send(chat.page, snap);
+    assert.match(await chat.page.locator('.thought > summary').innerText(), /Thinking…/);
+    assert.equal(await chat.page.locator('.thought').evaluate((d) => d.open), false);
+    assert.equal(await chat.page.locator('.thought em').count(), 0, 'a folded thought is not rendered');
+    await chat.page.locator('.thought > summary').click();
+    assert.equal(await chat.page.locator('.thought em').innerText(), 'deeply');
+    await send(chat.page, patch(snap, { op: 'entry', index: 1, entry: agent(2, 'done') }));
+    assert.match(await chat.page.locator('.thought > summary').innerText(), /Thought/);
+  });
+
+  it('shows tool cards: kind, title, status, locations, diff summary, terminal tail, raw input on demand', async function () {
+    const snap = snapshot({ entries: [
+      tool(1, { title: 'Edit a.ts', kind: 'edit', status: 'in_progress', locations: [{ path: '/w/a.ts', line: 3 }],
+        content: [{ type: 'diff', path: '/w/a.ts', added: 2, removed: 1, newFile: false }], rawInput: '{\n  "file": "a.ts"\n}' }),
+      tool(2, { title: 'npm test', kind: 'execute', status: 'completed', command: 'npm test --silent',
+        content: [{ type: 'terminal', terminalId: 't1', output: '\u001b[32m1 passing\u001b[0m\r\n\u001b]0;title\u0007done\n', truncated: false, exit: { code: 0, signal: null } }] }),
+      tool(3, { title: 'Fetch', kind: 'fetch', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'ENOTFOUND *x*' } }] }),
+    ] });
+    await send(chat.page, snap);
+    assert.deepEqual(await text('.tool-status-label'), ['Running', 'Completed', 'Failed']);
+    assert.equal(await chat.page.locator('.tool').first().locator('.codicon-edit').count(), 1);
+    assert.equal(await chat.page.locator('.diff-added').innerText(), '+2');
+    await chat.page.getByRole('button', { name: 'Open diff of a.ts' }).click();
+    assert.deepEqual(await posted(chat.page, 'openDiff'), [{ type: 'openDiff', toolCallId: 'tc-1', index: 0 }]);
+    await chat.page.locator('.tool-locations .link-button').click();
+    assert.deepEqual(await posted(chat.page, 'openLocation'), [{ type: 'openLocation', path: '/w/a.ts', line: 3 }]);
+    assert.equal(await chat.page.locator('.terminal-output').innerText(), '1 passing\ndone');
+    assert.match(await chat.page.locator('.terminal-exit').innerText(), /exit code 0/);
+    assert.match(await chat.page.locator('.tool-command').innerText(), /npm test --silent/);
+    assert.equal(await chat.page.locator('.raw-json').count(), 0, 'raw input is rendered only when opened');
+    await chat.page.locator('details.raw > summary').first().click();
+    assert.match(await chat.page.locator('.raw-json').innerText(), /"file": "a.ts"/);
+    assert.equal(await chat.page.locator('.tool').nth(2).locator('em').innerText(), 'x');
+    // A status change updates the card in place and keeps the open raw input open.
+    await send(chat.page, patch(snap, { op: 'entry', index: 0, entry: tool(1, { title: 'Edit a.ts', kind: 'edit', status: 'completed', locations: [{ path: '/w/a.ts', line: 3 }],
+      content: [{ type: 'diff', path: '/w/a.ts', added: 2, removed: 1, newFile: false }], rawInput: '{\n  "file": "a.ts"\n}' }) }));
+    assert.equal(await chat.page.locator('.tool-status-label').first().innerText(), 'Completed');
+    assert.equal(await chat.page.locator('details.raw').first().evaluate((d) => d.open), true);
+  });
+
+  it('shows rejected and cancelled tool calls, notices, errors with Retry, unknown updates, stop reasons', async function () {
+    await send(chat.page, snapshot({ entries: [
+      tool(1, { status: 'rejected', answer: { name: 'Reject', kind: 'reject_once' } }),
+      tool(2, { status: 'cancelled' }),
+      notice(3, 'Heads up', 'warning', 'details here'),
+      unknown(4, 'future_update', '{ "sessionUpdate": "future_update" }'),
+      error(5, 'The agent crashed', true, 'stderr tail'),
+      turnEnd(6, 'max_tokens'),
+      turnEnd(7, 'end_turn'),
+    ] }));
+    assert.deepEqual(await text('.tool-status-label'), ['Rejected', 'Cancelled']);
+    assert.match(await chat.page.locator('.tool-answer').innerText(), /You chose .*Reject/);
+    assert.match(await chat.page.locator('.notice').innerText(), /Heads up/);
+    assert.match(await chat.page.locator('.entry.unknown').innerText(), /future_update/);
+    await chat.page.getByRole('button', { name: 'Retry' }).click();
+    assert.equal((await posted(chat.page, 'retry')).length, 1);
+    assert.deepEqual((await text('.entry.turn-end:not(.quiet)')).map((t) => t.trim()), ['The agent stopped: it reached its token limit.']);
+  });
+
+  it('renders the header: agent, version, title, pickers, context meter', async function () {
+    const head = {
+      title: 'Fix the tests',
+      modes: { current: 'ask', options: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code' }] },
+      configOptions: [
+        { type: 'select', id: 'model', name: 'Model', category: 'model', current: 'm1', groups: [{ options: [{ value: 'm1', name: 'Model One' }, { value: 'm2', name: 'Model Two' }] }] },
+        { type: 'boolean', id: 'fast', name: 'Fast', current: false },
+      ],
+      usage: { used: 50_000, size: 200_000, cost: { amount: 0.12, currency: 'USD' } },
+    };
+    const snap = snapshot({ head });
+    await send(chat.page, snap);
+    assert.match(await chat.page.locator('.identity').innerText(), /Fake Agent 1\.2\.3 · Fix the tests/);
+    await chat.page.getByLabel('Mode', { exact: true }).selectOption('code');
+    await chat.page.getByLabel('Model', { exact: true }).selectOption('m2');
+    await chat.page.getByLabel('Fast').check();
+    assert.deepEqual(await posted(chat.page, 'setMode'), [{ type: 'setMode', modeId: 'code' }]);
+    assert.deepEqual(await posted(chat.page, 'setConfigOption'), [
+      { type: 'setConfigOption', configId: 'model', value: 'm2' },
+      { type: 'setConfigOption', configId: 'fast', value: true },
+    ]);
+    assert.match(await chat.page.getByRole('meter', { name: 'Context used' }).getAttribute('aria-valuetext'), /25% of the context used .*\$0\.12/);
+    // A usage patch does not rebuild the pickers (an open one would close).
+    const before = await chat.page.getByLabel('Mode', { exact: true }).evaluate((s) => { s.dataset.mark = 'same'; return true; });
+    assert.ok(before);
+    await send(chat.page, patch(snap, { op: 'header', header: header({ ...head, usage: { used: 150_000, size: 200_000 } }) }));
+    assert.equal(await chat.page.getByLabel('Mode', { exact: true }).getAttribute('data-mark'), 'same');
+  });
+
+  it('pins the plan while the turn runs', async function () {
+    const plan = [{ content: 'Read the code', priority: 'high', status: 'completed' }, { content: 'Fix it', priority: 'medium', status: 'in_progress' }];
+    const snap = snapshot({ plan, turn: 'running' });
+    await send(chat.page, snap);
+    assert.equal(await chat.page.locator('.plan').evaluate((d) => d.open), true);
+    assert.match(await chat.page.locator('.plan > summary').innerText(), /1\/2 done/);
+    await send(chat.page, patch(snap, { op: 'turn', turn: 'idle' }));
+    assert.equal(await chat.page.locator('.plan').evaluate((d) => d.open), false);
+  });
+
+  it('keeps a long transcript small in the DOM, with Show earlier', async function () {
+    const entries = [];
+    for (let i = 0; i < 2_000; i++) entries.push(i % 2 ? agent(i, `Answer **${i}** with \`code\` and text.`) : user(i, `Question ${i}`));
+    await send(chat.page, snapshot({ entries }));
+    const nodes = await chat.page.evaluate(() => document.querySelectorAll('*').length);
+    assert.ok(nodes < 5_000, `${nodes} nodes`);
+    await chat.page.getByRole('button', { name: /Show earlier/ }).click();
+    assert.equal(await chat.page.locator('.entries > .entry').count(), 80);
+  });
+
+  it('sends a permission answer from the inline prompt and shows the badge-worthy state', async function () {
+    await send(chat.page, snapshot({ entries: [tool(1, { kind: 'execute', title: 'Run rm -rf build', command: 'rm -rf build', permission: permission() })], turn: 'running' }));
+    assert.match(await chat.page.locator('.tool-status-label').innerText(), /Waiting for permission/);
+    await chat.page.getByRole('button', { name: 'Always allow', exact: true }).click();
+    assert.deepEqual(await posted(chat.page, 'permission'), [{ type: 'permission', toolCallId: 'tc-1', optionId: 'always' }]);
+  });
+
+  it('opens links only through the host', async function () {
+    await send(chat.page, snapshot({ entries: [agent(1, '[site](https://example.com/a?b=1) and [file](src/a.ts#L3)')] }));
+    const link = chat.page.locator('.entry.agent a').first();
+    assert.equal(await link.getAttribute('title'), 'https://example.com/a?b=1');
+    await link.click();
+    await chat.page.locator('.entry.agent a').nth(1).click();
+    assert.deepEqual(await posted(chat.page, 'openLink'), [{ type: 'openLink', href: 'https://example.com/a?b=1' }, { type: 'openLink', href: 'src/a.ts#L3' }]);
+    assert.ok(chat.page.url().endsWith('/chat.html'), 'the page did not navigate');
+  });
+});
