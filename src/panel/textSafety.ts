@@ -55,7 +55,7 @@ export function hasInvisible(text: string): boolean {
  * too, and a carriage return lets later text overwrite the line, as in a terminal (progress bars).
  */
 // eslint-disable-next-line no-control-regex
-const ANSI_RE = /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?|\x1b[ -/]*[0-~]|\x1b\[[0-?]*[ -/]*$|\x1b$/g;
+const ANSI_RE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\[[0-?]*[ -/]*$|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?|\x1b[ -/]*[0-~]|\x1b$/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex

@@ -1,0 +1,78 @@
+import { strict as assert } from 'node:assert';
+import { BlockBoundaryScanner } from '../../../webview/markdown/blockBoundary';
+import { createMarkdown } from '../../../webview/markdown/markdownIt';
+
+const md = createMarkdown();
+
+const DOCS = [
+  'One paragraph.\n\nTwo paragraph\nstill two.\n\n# Heading\n\nThree.\n',
+  'Text\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter the fence.\n',
+  'Text\n\n~~~\ncode\n\nmore ``` not a close\n~~~\n\nAfter.\n',
+  '````md\n```\ninner\n\nstill inner\n```\n````\n\nout\n',
+  '- a\n- b\n\n- loose c\n\n  continued c\n\nParagraph after the list.\n',
+  '1. one\n2. two\n\n3. three\n\n10. ten\n\nText.\n',
+  '> quote\n\n> another quote\n\nplain\n',
+  '| a | b |\n|--:|:-:|\n| 1 | 2 |\n\nafter table\n',
+  'para\n\n    indented code\n\n    more code\n\nback\n',
+  'Setext\n======\n\n---\n\n***\n\ntext\n',
+  '- item\n\n  ```js\n  x\n\n  y\n  ```\n\nafter\n',
+  'a <b>html</b> and `code`\n\n**bold\n\nnot bold**\n',
+  '* star\n\n+ plus\n\n- minus\n\nend\n',
+  '```\nunclosed fence\n\nstill code\n',
+  'x\n\n\n\n\ny\n\n',
+];
+
+/** Feeds `doc` in pseudo-random chunks and returns the segments the cuts produce. */
+function segments(doc: string, seed: number): string[] {
+  const scanner = new BlockBoundaryScanner();
+  let shown = 0;
+  let committed = 0;
+  const out: string[] = [];
+  let x = seed;
+  while (shown < doc.length) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    shown = Math.min(doc.length, shown + 1 + (x % 9));
+    const cut = scanner.scan(doc.slice(0, shown));
+    assert.ok(cut >= committed, 'cuts only move forward');
+    if (cut > committed) {
+      out.push(doc.slice(committed, cut));
+      committed = cut;
+    }
+  }
+  out.push(doc.slice(committed));
+  return out;
+}
+
+describe('webview Markdown block boundaries', () => {
+  DOCS.forEach((doc, i) => {
+    it(`renders document ${i + 1} the same in kept blocks as whole`, () => {
+      for (const seed of [1, 7, 42, 1234]) {
+        const parts = segments(doc, seed);
+        assert.equal(parts.join(''), doc);
+        assert.equal(parts.map((p) => md.render(p)).join(''), md.render(doc), `seed ${seed}: ${JSON.stringify(parts)}`);
+      }
+    });
+  });
+
+  it('cuts between paragraphs, never inside a fence, before an indented line or a list item', () => {
+    const scan = (text: string) => new BlockBoundaryScanner().scan(text);
+    assert.equal(scan('a\n\nb\n'), 3);
+    assert.equal(scan('```\na\n\nb\n'), 0);
+    assert.equal(scan('a\n\n  b\n'), 0);
+    assert.equal(scan('- a\n\n- b\n'), 0);
+    assert.equal(scan('1. a\n\n2) b\n'), 0);
+    assert.equal(scan('a\n\nb'), 0, 'an incomplete line is not examined');
+  });
+
+  it('keeps finding cuts in a long stream in linear time', () => {
+    let full = '';
+    for (let i = 0; i < 20_000; i++) full += i % 10 === 9 ? 'end of paragraph.\n\n' : 'lorem ipsum dolor ';
+    full = full.split('').join(''); // one flat string: slices of it are cheap, as the page's text is between frames
+    const scanner = new BlockBoundaryScanner();
+    const start = performance.now();
+    for (let shown = 50; shown < full.length; shown += 50) scanner.scan(full.slice(0, shown));
+    const elapsed = performance.now() - start;
+    assert.ok(scanner.scan(full) > full.length - 400, 'the last paragraph but one was kept');
+    assert.ok(elapsed < 200, `${elapsed.toFixed(0)} ms`);
+  });
+});

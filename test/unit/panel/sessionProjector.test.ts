@@ -1,0 +1,163 @@
+import { strict as assert } from 'node:assert';
+import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
+import type { HeaderView, HostMessage, PatchMessage, PatchOp } from '../../../src/panel/protocol';
+import { SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
+import { SessionState } from '../../../src/session/sessionState';
+
+/** A timer the test fires by hand: proves coalescing without waiting. */
+class ManualTimer implements FlushTimer {
+  pending: (() => void) | undefined;
+  sets = 0;
+  set(callback: () => void): unknown {
+    this.sets++;
+    this.pending = callback;
+    return 1;
+  }
+  clear(): void {
+    this.pending = undefined;
+  }
+  fire(): void {
+    const callback = this.pending;
+    this.pending = undefined;
+    callback?.();
+  }
+}
+
+const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
+
+function setup() {
+  const state = new SessionState();
+  const posts: HostMessage[] = [];
+  const timer = new ManualTimer();
+  const projector = new SessionProjector(7, state, { get: () => undefined }, () => header, (m) => posts.push(m), timer);
+  const apply = (u: Record<string, unknown>) => state.apply(SessionUpdate.parse(u));
+  const chunk = (text: string, kind = 'agent_message_chunk') => apply({ sessionUpdate: kind, content: { type: 'text', text } });
+  const patches = () => posts.filter((p): p is PatchMessage => p.type === 'patch');
+  const ops = () => patches().flatMap((p) => p.ops);
+  return { state, posts, timer, projector, apply, chunk, patches, ops };
+}
+
+describe('panel session projector', () => {
+  it('snapshots the whole state with its epoch', () => {
+    const { projector, chunk, state } = setup();
+    state.addUserMessage([{ type: 'text', text: 'hi' }]);
+    chunk('Hello');
+    const snapshot = projector.snapshot();
+    assert.equal(snapshot.epoch, 7);
+    assert.deepEqual(snapshot.entries.map((e) => e.kind), ['user', 'agent']);
+    assert.equal(snapshot.turn, 'idle');
+  });
+
+  it('coalesces a burst of chunks into one patch per flush', () => {
+    const { timer, chunk, patches, projector } = setup();
+    projector.snapshot();
+    for (let i = 0; i < 1_000; i++) chunk('x');
+    assert.equal(timer.sets, 1, 'one timer for the whole burst');
+    assert.equal(patches().length, 0, 'nothing posted before the timer fires');
+    timer.fire();
+    assert.equal(patches().length, 1);
+  });
+
+  it('sends a grown message as offset + delta, not the whole text', () => {
+    const { timer, chunk, ops, projector } = setup();
+    chunk('Hello');
+    projector.snapshot();
+    chunk(', wor');
+    chunk('ld');
+    timer.fire();
+    assert.deepEqual(ops(), [{ op: 'append', index: 0, offset: 5, delta: ', world' }]);
+    chunk('!');
+    timer.fire();
+    assert.deepEqual(ops()[1], { op: 'append', index: 0, offset: 12, delta: '!' });
+  });
+
+  it('sends a message that is new since the last flush whole', () => {
+    const { timer, chunk, ops, projector } = setup();
+    projector.snapshot();
+    chunk('Hel');
+    chunk('lo');
+    timer.fire();
+    assert.deepEqual(ops(), [{ op: 'entry', index: 0, entry: { kind: 'agent', id: 1, text: 'Hello', blocks: [] } }]);
+  });
+
+  it('sends nothing for a change that changed nothing it shows', () => {
+    const { timer, ops, projector, state } = setup();
+    state.addUserMessage([{ type: 'text', text: 'hi' }]);
+    projector.snapshot();
+    state.setTurn('idle');
+    timer.fire();
+    assert.deepEqual(ops(), []);
+  });
+
+  it('replaces a message whose blocks changed, and a thought with blocks', () => {
+    const { timer, chunk, apply, ops, projector } = setup();
+    chunk('text');
+    projector.snapshot();
+    apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: 'AAAA' } });
+    timer.fire();
+    assert.equal(ops()[0].op, 'entry');
+  });
+
+  it('patches the tool call entry when its state changes, in entry order', () => {
+    const { timer, apply, ops, projector, chunk } = setup();
+    chunk('before');
+    apply({ sessionUpdate: 'tool_call', toolCallId: 'tc', title: 'Read', kind: 'read', status: 'pending' });
+    projector.snapshot();
+    apply({ sessionUpdate: 'tool_call_update', toolCallId: 'tc', status: 'completed' });
+    apply({ sessionUpdate: 'tool_call', toolCallId: 'tc2', title: 'Edit', kind: 'edit', status: 'pending' });
+    apply({ sessionUpdate: 'tool_call_update', toolCallId: 'tc2', status: 'in_progress' });
+    timer.fire();
+    const entryOps = ops().filter((o): o is Extract<PatchOp, { op: 'entry' }> => o.op === 'entry');
+    assert.deepEqual(entryOps.map((o) => o.index), [1, 2]);
+    assert.deepEqual(entryOps.map((o) => (o.entry.kind === 'tool' ? o.entry.tool.status : '')), ['completed', 'in_progress']);
+  });
+
+  it('sends header, plan, commands and turn when they change', () => {
+    const { timer, apply, ops, projector, state } = setup();
+    projector.snapshot();
+    apply({ sessionUpdate: 'usage_update', used: 1, size: 2 });
+    apply({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] });
+    apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'd', input: { hint: 'h' } }] });
+    state.setTurn('running');
+    timer.fire();
+    assert.deepEqual(ops().map((o) => o.op).sort(), ['commands', 'header', 'plan', 'turn']);
+    const commands = ops().find((o) => o.op === 'commands');
+    assert.deepEqual(commands, { op: 'commands', commands: [{ name: 'review', description: 'd', hint: 'h' }] });
+  });
+
+  it('includes everything dirty in a snapshot and drops the pending marks', () => {
+    const { timer, chunk, ops, projector } = setup();
+    chunk('a');
+    const snapshot = projector.snapshot();
+    assert.equal(snapshot.entries.length, 1);
+    timer.fire();
+    assert.deepEqual(ops(), []);
+  });
+
+  it('stops posting once disposed', () => {
+    const { timer, chunk, posts, projector } = setup();
+    projector.snapshot();
+    chunk('a');
+    projector.dispose();
+    timer.fire();
+    chunk('b');
+    assert.equal(posts.length, 0);
+  });
+
+  it('with real timers, posts at most about once per interval while streaming', async () => {
+    const state = new SessionState();
+    const posts: HostMessage[] = [];
+    const projector = new SessionProjector(1, state, { get: () => undefined }, () => header, (m) => posts.push(m));
+    projector.snapshot();
+    const start = Date.now();
+    while (Date.now() - start < 160) {
+      state.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    projector.dispose();
+    assert.ok(posts.length >= 3 && posts.length <= 12, `${posts.length} posts in 160 ms`);
+    const text = (posts as PatchMessage[]).flatMap((p) => p.ops).map((o) => (o.op === 'append' ? o.delta : o.op === 'entry' && o.entry.kind === 'agent' ? o.entry.text : '')).join('');
+    assert.equal(text, (state.entries[0] as { text: string }).text, 'the patches add up to the message');
+  });
+});

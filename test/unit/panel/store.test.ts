@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import type { EntryView, HeaderView, PatchOp, SnapshotMessage } from '../../../src/panel/protocol';
+import { TranscriptStore } from '../../../webview/store';
+
+const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
+const agent = (id: number, text: string): EntryView => ({ kind: 'agent', id, text, blocks: [] });
+const snapshot = (entries: EntryView[], epoch = 1): SnapshotMessage => ({ type: 'snapshot', epoch, header, entries, plan: [], commands: [], turn: 'idle' });
+const patch = (epoch: number, ...ops: PatchOp[]) => ({ type: 'patch' as const, epoch, ops });
+
+describe('webview transcript store', () => {
+  it('takes a snapshot and reports a reset', () => {
+    const store = new TranscriptStore();
+    assert.equal(store.apply(snapshot([agent(1, 'a')])), 'applied');
+    const changes = store.takeChanges();
+    assert.equal(changes.reset, true);
+    assert.equal(store.hasChanges(), false);
+  });
+
+  it('appends deltas at the matching offset and records appends', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'ab')]));
+    store.takeChanges();
+    store.apply(patch(1, { op: 'append', index: 0, offset: 2, delta: 'c' }, { op: 'append', index: 0, offset: 3, delta: 'd' }));
+    assert.equal((store.entries[0] as { text: string }).text, 'abcd');
+    assert.deepEqual([...store.takeChanges().entries], [[0, 'append']]);
+  });
+
+  it('a replace and an append in one frame render as a replace', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'a')]));
+    store.takeChanges();
+    store.apply(patch(1, { op: 'append', index: 0, offset: 1, delta: 'b' }, { op: 'entry', index: 0, entry: agent(1, 'x') }, { op: 'append', index: 0, offset: 1, delta: 'y' }));
+    assert.deepEqual([...store.takeChanges().entries], [[0, 'replace']]);
+    assert.equal((store.entries[0] as { text: string }).text, 'xy');
+  });
+
+  it('asks for a resync when a patch does not fit', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'ab'), { kind: 'turn-end', id: 2, stopReason: 'end_turn' }]));
+    assert.equal(store.apply(patch(1, { op: 'append', index: 0, offset: 1, delta: 'x' })), 'resync', 'wrong offset');
+    assert.equal(store.apply(patch(1, { op: 'append', index: 5, offset: 0, delta: 'x' })), 'resync', 'no such entry');
+    assert.equal(store.apply(patch(1, { op: 'append', index: 1, offset: 0, delta: 'x' })), 'resync', 'not a message');
+    assert.equal(store.apply(patch(1, { op: 'entry', index: 3, entry: agent(3, '') })), 'resync', 'a gap');
+  });
+
+  it('ignores patches of another epoch', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'a')], 2));
+    assert.equal(store.apply(patch(1, { op: 'append', index: 0, offset: 0, delta: 'zzz' })), 'ignored');
+    assert.equal((store.entries[0] as { text: string }).text, 'a');
+  });
+
+  it('applies header, plan, commands and turn', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([]));
+    store.takeChanges();
+    store.apply(patch(1, { op: 'turn', turn: 'running' }, { op: 'plan', plan: [{ content: 'p', priority: 'high', status: 'pending' }] }, { op: 'commands', commands: [] }, { op: 'header', header: { ...header, title: 'T' } }));
+    const changes = store.takeChanges();
+    assert.deepEqual([changes.turn, changes.plan, changes.commands, changes.header], [true, true, true, true]);
+    assert.equal(store.turn, 'running');
+    assert.equal(store.header.title, 'T');
+  });
+});
