@@ -8,7 +8,7 @@ const ESC = 0x1b;
 const BEL = 0x07;
 
 /** What the scanner is inside of; a sequence may be cut between two chunks of a stream. */
-const enum Mode {
+enum Mode {
   Text,
   /** After ESC. */
   Escape,
