@@ -10,8 +10,10 @@ import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from
 import { rejectedArguments } from './catalog';
 import { mcpServersFor } from './mcpServers';
 import { RestartPolicy } from './restartPolicy';
-import { changesForDefaults, rememberChoice, type SessionDefaults } from './sessionDefaults';
-import { carryOutSignIn, signInChoices, type SignInRequest } from './signIn';
+import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
+import { carryOutSignIn, signInChoices, SignInPrompts, type SignInRequest } from './signIn';
+import type { SessionStore } from './sessionStore';
+import type { PersistedSession } from '../session/persistence';
 import { SessionRouter } from './sessionRouter';
 
 export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
@@ -24,6 +26,8 @@ export interface ManagedSession {
   readonly agentVersion?: string;
   readonly session: Session;
   readonly status: ManagedStatus;
+  /** The session's working directory. */
+  readonly cwd: string;
   /** Why the agent stopped, when it did unexpectedly. */
   readonly exitReason?: string;
 }
@@ -35,8 +39,9 @@ class Managed implements ManagedSession {
   constructor(
     readonly key: string,
     readonly agent: KnownAgent,
-    public connection: AgentConnection,
-    public router: SessionRouter,
+    /** Undefined for a conversation restored after a window reload, until its agent starts again. */
+    public connection: AgentConnection | undefined,
+    public router: SessionRouter | undefined,
     readonly session: Session,
     readonly log: AgentLog,
     readonly cwd: string,
@@ -48,7 +53,7 @@ class Managed implements ManagedSession {
     return this.agent.name;
   }
   get agentVersion(): string | undefined {
-    return this.connection.initializeResult?.agentInfo?.version ?? undefined;
+    return this.connection?.initializeResult?.agentInfo?.version ?? undefined;
   }
 }
 
@@ -69,12 +74,14 @@ export class SessionManager implements vscode.Disposable {
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
-  private nextKey = 1;
-  private pendingSignIn: { request: SignInRequest; answer(choiceId: string | undefined): void } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly signIns = new SignInPrompts(() => this.changed.fire());
 
-  constructor(private readonly version: string) {}
+  constructor(
+    private readonly version: string,
+    private readonly store?: SessionStore,
+  ) {}
 
   get active(): ManagedSession | undefined {
     return this.activeKey ? this.sessions.get(this.activeKey) : undefined;
@@ -96,11 +103,11 @@ export class SessionManager implements vscode.Disposable {
 
   /** While an agent waits for the user to sign in: what to show, and `chooseSignIn` to answer. */
   get signInRequest(): SignInRequest | undefined {
-    return this.pendingSignIn?.request;
+    return this.signIns.request;
   }
 
   chooseSignIn(choiceId: string | undefined): void {
-    this.pendingSignIn?.answer(choiceId);
+    this.signIns.answer(choiceId);
   }
 
   /** Starts the agent and a session with it. Throws (after telling the user) when it cannot. */
@@ -121,17 +128,18 @@ export class SessionManager implements vscode.Disposable {
       started = await this.start(agent, cwd, log);
       const result = await this.withSignIn(agent, started, log, (s) => s.connection.acp.call('newSession', { cwd, mcpServers: this.mcpServers(s.init, log) }));
       started = result.started;
-      const key = `s${this.nextKey++}`;
+      const key = newKey();
       const session = new Session(started.connection.acp, result.value.sessionId, result.value, {
-        onUserChoice: (k, v) => void this.rememberDefault(agent.id, k, v),
+        onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v),
       });
       const managed = new Managed(key, agent, started.connection, started.router, session, log, cwd);
       this.sessions.set(key, managed);
       started.router.attach(session);
+      this.store?.track(managed);
       this.watchExit(managed);
       this.activeKey = key;
       this.changed.fire();
-      await this.applyDefaults(managed);
+      await applySessionDefaults(managed.agentId, managed.session, log);
       return managed;
     } catch (error) {
       await started?.connection.stop();
@@ -147,7 +155,9 @@ export class SessionManager implements vscode.Disposable {
   async prompt(key: string, blocks: PromptBlock[]): Promise<void> {
     const managed = this.sessions.get(key);
     if (!managed) throw new Error(`No session ${key}`);
-    if (managed.status !== 'ready') throw new Error(`${managed.agentName} is not running`);
+    // A conversation whose agent stopped (or a window reload) continues by starting the agent again first.
+    if (managed.status === 'exited') await this.restart(key);
+    if (managed.status !== 'ready') throw new Error(`${managed.agentName} is not running${managed.exitReason ? `: ${managed.exitReason}` : ''}`);
     // Errors are recorded in the transcript by the session; the promise is for callers that want to know.
     await managed.session.prompt(blocks);
   }
@@ -161,7 +171,7 @@ export class SessionManager implements vscode.Disposable {
     if (!managed || managed.status === 'restarting') return;
     managed.status = 'restarting';
     this.changed.fire();
-    await managed.connection.stop();
+    await managed.connection?.stop();
     try {
       const started = await this.start(managed.agent, managed.cwd, managed.log);
       const { acp } = started.connection;
@@ -205,7 +215,7 @@ export class SessionManager implements vscode.Disposable {
   /** The traffic recorder and initialize result of the session's current connection. */
   protocolOf(key: string): { recorder?: ProtocolRecorder; init?: InitializeResult } {
     const managed = this.sessions.get(key);
-    return { recorder: managed?.router.recorder, init: managed?.connection.initializeResult };
+    return { recorder: managed?.router?.recorder, init: managed?.connection?.initializeResult };
   }
 
   showLog(key: string): void {
@@ -214,7 +224,7 @@ export class SessionManager implements vscode.Disposable {
 
   agentPid(key: string): number | undefined {
     const managed = this.sessions.get(key);
-    return managed && managed.status === 'ready' ? managed.connection.process.pid : undefined;
+    return managed && managed.status === 'ready' ? managed.connection?.process.pid : undefined;
   }
 
   /** Stops the agent and forgets the session. */
@@ -222,21 +232,29 @@ export class SessionManager implements vscode.Disposable {
     const managed = this.sessions.get(key);
     if (!managed) return;
     this.sessions.delete(key);
-    if (managed.status === 'ready' && managed.connection.acp.supports('closeSession')) {
-      await managed.connection.acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
+    this.store?.untrack(key);
+    const connection = managed.connection;
+    if (connection && managed.status === 'ready' && connection.acp.supports('closeSession')) {
+      await connection.acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
     }
-    await managed.connection.stop();
+    await connection?.stop();
     if (this.activeKey === key) this.activeKey = [...this.sessions.keys()].pop();
     this.changed.fire();
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((m) => m.connection.stop()));
+    await Promise.all([...this.sessions.values()].map((m) => m.connection?.stop()));
+  }
+
+  /** Saves every conversation, then stops every agent. */
+  async shutdown(): Promise<void> {
+    await this.store?.flush();
+    await this.stopAll();
   }
 
   dispose(): void {
     void this.stopAll();
-    this.pendingSignIn?.answer(undefined);
+    this.signIns.answer(undefined);
     for (const log of this.logs.values()) log.dispose();
     this.changed.dispose();
   }
@@ -271,7 +289,7 @@ export class SessionManager implements vscode.Disposable {
         log.info(`${agent.name} needs a sign-in: ${error.message}`);
         const methods = current.init.authMethods;
         const choices = signInChoices(agent, methods, true);
-        const choice = await this.askSignIn({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+        const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
         if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
         const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
           await current.connection.acp.call('authenticate', { methodId });
@@ -285,30 +303,30 @@ export class SessionManager implements vscode.Disposable {
     }
   }
 
-  /** Shows the sign-in choices in the panel (through `signInRequest`) and as a notification; the first answer wins. */
-  private askSignIn(request: SignInRequest): Promise<string | undefined> {
-    this.pendingSignIn?.answer(undefined);
-    return new Promise((resolve) => {
-      const pending = {
-        request,
-        answer: (choiceId: string | undefined) => {
-          if (this.pendingSignIn !== pending) return;
-          this.pendingSignIn = undefined;
-          this.changed.fire();
-          resolve(choiceId);
-        },
-      };
-      this.pendingSignIn = pending;
-      this.changed.fire();
-      const labels = request.choices.map((c) => c.label);
-      void vscode.window.showWarningMessage(`Sign in to ${request.agentName}: ${request.message}`, ...labels).then((label) => {
-        pending.answer(request.choices.find((c) => c.label === label)?.id);
-      });
-    });
+  /**
+   * Brings back conversations saved before a window reload: the transcript is shown at once; the agent starts again
+   * (resuming the session) when the user sends the next message or clicks Restart.
+   */
+  restoreSaved(saved: readonly PersistedSession[]): void {
+    for (const record of saved) {
+      if (this.sessions.has(record.key)) continue;
+      const agent = this.registry.list().find((a) => a.id === record.agentId);
+      if (!agent) continue;
+      const session = new Session(undefined, record.sessionId, {}, { onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v) });
+      session.state.restore({ entries: record.entries, toolCalls: record.toolCalls, plan: record.plan as never[], title: record.title });
+      const managed = new Managed(record.key, agent, undefined, undefined, session, this.logFor(agent), record.cwd);
+      managed.status = 'exited';
+      managed.exitReason = 'The window was reloaded; the agent starts again with your next message.';
+      this.sessions.set(record.key, managed);
+      this.store?.track(managed);
+      this.activeKey ??= record.key;
+    }
+    this.changed.fire();
   }
 
   private watchExit(managed: Managed): void {
     const connection = managed.connection;
+    if (!connection) return;
     void connection.closed.then((error) => {
       if (managed.connection !== connection || managed.status === 'restarting') return;
       const expected = error.message.endsWith('was stopped');
@@ -343,26 +361,6 @@ export class SessionManager implements vscode.Disposable {
     return servers;
   }
 
-  private async applyDefaults(managed: Managed): Promise<void> {
-    const defaults = vscode.workspace.getConfiguration('howdah').get<SessionDefaults>('sessionDefaults', {});
-    for (const change of changesForDefaults(defaults[managed.agentId], managed.session.state)) {
-      try {
-        if (change.kind === 'config') await managed.session.setConfigOption(change.id, change.value);
-        else if (change.kind === 'mode') await managed.session.setMode(String(change.value));
-        else await managed.session.setModel(String(change.value));
-      } catch (error) {
-        managed.log.warn(`Could not apply the default ${change.id} = ${String(change.value)}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  }
-
-  private async rememberDefault(agentId: string, key: string, value: string | boolean): Promise<void> {
-    const config = vscode.workspace.getConfiguration('howdah');
-    const current = config.get<SessionDefaults>('sessionDefaults', {});
-    if (current[agentId]?.[key] === value) return;
-    await config.update('sessionDefaults', rememberChoice(current, agentId, key, value), vscode.ConfigurationTarget.Global);
-  }
-
   private logFor(agent: KnownAgent): AgentLog {
     let log = this.logs.get(agent.id);
     if (!log) this.logs.set(agent.id, (log = new AgentLog(agent.name)));
@@ -377,6 +375,11 @@ export class SessionManager implements vscode.Disposable {
     });
     return new Error(message);
   }
+}
+
+/** Unique across window reloads: saved conversations are stored under their key. */
+function newKey(): string {
+  return `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 function describeStartFailure(agent: KnownAgent, error: unknown): string {

@@ -78,3 +78,42 @@ function runInTerminal(name: string, shellPath: string, shellArgs: string[], env
     });
   });
 }
+
+/**
+ * The sign-in question while one is open: shown in the panel (through `request`) and as a notification; the first
+ * answer wins and a new question replaces an unanswered one.
+ */
+export class SignInPrompts {
+  private pending: { request: SignInRequest; answer(choiceId: string | undefined): void } | undefined;
+
+  constructor(private readonly changed: () => void) {}
+
+  get request(): SignInRequest | undefined {
+    return this.pending?.request;
+  }
+
+  answer(choiceId: string | undefined): void {
+    this.pending?.answer(choiceId);
+  }
+
+  ask(request: SignInRequest): Promise<string | undefined> {
+    this.pending?.answer(undefined);
+    return new Promise((resolve) => {
+      const pending = {
+        request,
+        answer: (choiceId: string | undefined) => {
+          if (this.pending !== pending) return;
+          this.pending = undefined;
+          this.changed();
+          resolve(choiceId);
+        },
+      };
+      this.pending = pending;
+      this.changed();
+      const labels = request.choices.map((c) => c.label);
+      void vscode.window.showWarningMessage(`Sign in to ${request.agentName}: ${request.message}`, ...labels).then((label) => {
+        pending.answer(request.choices.find((c) => c.label === label)?.id);
+      });
+    });
+  }
+}

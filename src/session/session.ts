@@ -25,8 +25,9 @@ export class Session {
   private nextPermissionId = 1;
   private readonly waiting = new Map<number, WaitingAnswer>();
 
+  /** `acp` is undefined for a conversation restored after a window reload until its agent is started again. */
   constructor(
-    private acp: AcpConnection,
+    private acp: AcpConnection | undefined,
     private id: string,
     setup: LoadSessionResult,
     private readonly hooks: SessionHooks = {},
@@ -60,7 +61,7 @@ export class Session {
   }
 
   get promptCapabilities() {
-    return this.acp.agent?.promptCapabilities ?? { image: false, audio: false, embeddedContext: false };
+    return this.acp?.agent?.promptCapabilities ?? { image: false, audio: false, embeddedContext: false };
   }
 
   /**
@@ -73,7 +74,7 @@ export class Session {
     this.turnStart = this.state.entries.length;
     this.state.setTurn('running');
     try {
-      const result = await this.acp.call('prompt', { sessionId: this.sessionId, prompt: blocks });
+      const result = await this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
       this.finishTurn(result.stopReason);
       return result.stopReason;
     } catch (error) {
@@ -93,7 +94,7 @@ export class Session {
     if (this.state.turn !== 'running') return;
     this.state.setTurn('cancelling');
     this.endOpenToolCalls('cancelled');
-    await this.acp.cancel(this.sessionId);
+    await this.connection().cancel(this.sessionId);
   }
 
   /**
@@ -139,7 +140,7 @@ export class Session {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.acp.call('setMode', { sessionId: this.sessionId, modeId });
+    await this.connection().call('setMode', { sessionId: this.sessionId, modeId });
     this.state.setCurrentMode(modeId);
     this.hooks.onUserChoice?.('mode', modeId);
   }
@@ -149,14 +150,14 @@ export class Session {
       typeof value === 'boolean'
         ? { sessionId: this.sessionId, configId, type: 'boolean' as const, value }
         : { sessionId: this.sessionId, configId, value };
-    const result = await this.acp.call('setConfigOption', params);
+    const result = await this.connection().call('setConfigOption', params);
     this.state.setConfigOptions(result.configOptions);
     this.hooks.onUserChoice?.(configId, value);
   }
 
   /** Legacy model switch for agents that answer `models` and have no model config option (DIGEST §24). */
   async setModel(modelId: string): Promise<void> {
-    await this.acp.call('setModel', { sessionId: this.sessionId, modelId });
+    await this.connection().call('setModel', { sessionId: this.sessionId, modelId });
     this.state.setCurrentModel(modelId);
     this.hooks.onUserChoice?.('model', modelId);
   }
@@ -164,6 +165,11 @@ export class Session {
   /** The agent is gone: prompts still waiting are over. */
   dispose(): void {
     for (const [, waiting] of [...this.waiting]) waiting.resolve({ outcome: 'cancelled' });
+  }
+
+  private connection(): AcpConnection {
+    if (!this.acp) throw new Error('The agent is not running for this conversation');
+    return this.acp;
   }
 
   /** Read through a method: the turn changes while `prompt` awaits, which narrowing cannot see. */

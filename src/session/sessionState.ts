@@ -25,6 +25,19 @@ export class SessionState implements SessionStateView {
   private nextEntryId = 1;
   private readonly listeners = new Set<Listener>();
 
+  /** Replaces the transcript with a saved one (a window reload); ids continue after the highest saved. */
+  restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string }): void {
+    this.entries.splice(0, this.entries.length, ...saved.entries);
+    this.toolCalls.clear();
+    for (const call of saved.toolCalls) this.toolCalls.set(call.toolCallId, { ...call });
+    this.plan = [...saved.plan];
+    this.info = { ...this.info, title: saved.title };
+    this.nextEntryId = Math.max(0, ...saved.entries.map((e) => e.id)) + 1;
+    this.emit({ type: 'entry-added', index: this.entries.length - 1 });
+    this.emit({ type: 'plan' });
+    this.emit({ type: 'info' });
+  }
+
   onChange(listener: Listener): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { SessionManager } from './sessionManager';
+import { SessionStore } from './sessionStore';
+
+/**
+ * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
+ * once, agent started again on the next message), and the list of open ones is kept up to date.
+ */
+export function registerSessions(context: vscode.ExtensionContext, version: string): SessionManager {
+  const store = new SessionStore(context.storageUri);
+  const manager = new SessionManager(version, store);
+  context.subscriptions.push(manager, store);
+  context.subscriptions.push(
+    manager.onDidChange(() => void store.setOpenKeys(context.workspaceState, manager.list().map((m) => m.key))),
+  );
+  void (async () => {
+    const open = new Set(await store.openKeys(context.workspaceState));
+    if (open.size === 0) return;
+    const saved = (await store.list()).filter((s) => open.has(s.key));
+    manager.restoreSaved(saved.reverse());
+  })();
+  return manager;
+}

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { parsePersistedSession, serializeSession, type PersistedSession } from '../session/persistence';
+import type { ManagedSession } from './sessionManager';
+
+const SAVE_DELAY_MS = 1500;
+const MAX_SAVED_SESSIONS = 50;
+
+/**
+ * Keeps every conversation of this workspace in the extension's storage (never in the workspace), so open
+ * conversations come back after a window reload and past ones are listed in the history. Saves are debounced while a
+ * session streams and flushed on dispose.
+ */
+export class SessionStore implements vscode.Disposable {
+  private readonly dir: vscode.Uri | undefined;
+  private readonly dirty = new Map<string, ManagedSession>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly listeners = new Map<string, { dispose(): void }>();
+
+  constructor(storage: vscode.Uri | undefined) {
+    this.dir = storage && vscode.Uri.joinPath(storage, 'sessions');
+  }
+
+  /** Saves `managed` soon, and again whenever its state changes. */
+  track(managed: ManagedSession): void {
+    if (this.listeners.has(managed.key)) return;
+    this.listeners.set(
+      managed.key,
+      managed.session.state.onChange(() => this.markDirty(managed)),
+    );
+    this.markDirty(managed);
+  }
+
+  untrack(key: string): void {
+    this.listeners.get(key)?.dispose();
+    this.listeners.delete(key);
+    this.dirty.delete(key);
+  }
+
+  /** Saved conversations, newest first. */
+  async list(): Promise<PersistedSession[]> {
+    if (!this.dir) return [];
+    let names: [string, vscode.FileType][];
+    try {
+      names = await vscode.workspace.fs.readDirectory(this.dir);
+    } catch {
+      return [];
+    }
+    const loaded = await Promise.all(
+      names
+        .filter(([name]) => name.endsWith('.json'))
+        .map(async ([name]) => {
+          try {
+            const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.dir!, name));
+            return parsePersistedSession(JSON.parse(Buffer.from(bytes).toString('utf8')));
+          } catch {
+            return undefined;
+          }
+        }),
+    );
+    return loaded.filter((s): s is PersistedSession => !!s).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  /** Which conversations were open when the window closed. */
+  async openKeys(memento: vscode.Memento): Promise<string[]> {
+    return memento.get<string[]>('howdah.openSessions', []);
+  }
+
+  async setOpenKeys(memento: vscode.Memento, keys: string[]): Promise<void> {
+    await memento.update('howdah.openSessions', keys);
+  }
+
+  async remove(key: string): Promise<void> {
+    this.untrack(key);
+    if (this.dir) await vscode.workspace.fs.delete(this.file(key)).then(undefined, () => undefined);
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const pending = [...this.dirty.values()];
+    this.dirty.clear();
+    await Promise.all(pending.map((m) => this.save(m)));
+    await this.prune();
+  }
+
+  dispose(): void {
+    void this.flush();
+    for (const l of this.listeners.values()) l.dispose();
+    this.listeners.clear();
+  }
+
+  private markDirty(managed: ManagedSession): void {
+    this.dirty.set(managed.key, managed);
+    this.timer ??= setTimeout(() => void this.flush(), SAVE_DELAY_MS);
+  }
+
+  private async save(managed: ManagedSession): Promise<void> {
+    if (!this.dir) return;
+    const data = serializeSession(managed.session.state, {
+      key: managed.key,
+      agentId: managed.agentId,
+      agentName: managed.agentName,
+      sessionId: managed.session.sessionId,
+      cwd: managed.cwd,
+    });
+    await vscode.workspace.fs.createDirectory(this.dir);
+    // Written whole to a temporary name, then renamed, so a crash mid-write never leaves half a transcript.
+    const tmp = vscode.Uri.joinPath(this.dir, `${managed.key}.json.tmp`);
+    await vscode.workspace.fs.writeFile(tmp, Buffer.from(JSON.stringify(data), 'utf8'));
+    await vscode.workspace.fs.rename(tmp, this.file(managed.key), { overwrite: true });
+  }
+
+  private async prune(): Promise<void> {
+    const all = await this.list();
+    for (const old of all.slice(MAX_SAVED_SESSIONS)) await vscode.workspace.fs.delete(this.file(old.key)).then(undefined, () => undefined);
+  }
+
+  private file(key: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.dir!, `${key}.json`);
+  }
+}
