@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import { pickAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
+import { pickPastSession } from './agents/historyPicker';
 import type { SessionManager } from './agents/sessionManager';
+import type { SessionStore } from './agents/sessionStore';
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
-export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager, version: string): void {
+export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager, store: SessionStore, version: string): void {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown) => {
       let id = typeof agentId === 'string' ? agentId : undefined;
@@ -18,6 +20,17 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Sess
     'howdah.chooseAgent': async () => {
       const id = await pickAgent(manager.registry);
       if (id) await vscode.commands.executeCommand('howdah.newSession', id);
+    },
+    'howdah.openSession': () => pickPastSession(manager, store),
+    'howdah.closeSession': async () => {
+      const active = manager.active;
+      if (active) await manager.close(active.key);
+    },
+    'howdah.deleteSession': async () => {
+      const active = manager.active;
+      if (!active) return;
+      const ok = await vscode.window.showWarningMessage(`Delete the conversation "${active.session.state.info.title ?? 'Untitled'}" with ${active.agentName}?`, { modal: true }, 'Delete');
+      if (ok === 'Delete') await manager.delete(active.key);
     },
     'howdah.restartAgent': async () => {
       const active = manager.active;

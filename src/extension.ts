@@ -10,8 +10,8 @@ let shutdown: (() => Promise<void>) | undefined;
 /** Builds the object graph: a flat list of registrations, each owning its disposables through `context`. */
 export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const manager = registerSessions(context, version);
-  registerCommands(context, manager, version);
+  const { manager, store } = registerSessions(context, version);
+  registerCommands(context, manager, store, version);
   registerStatusBar(context, manager);
   shutdown = () => manager.shutdown();
   return createApi(manager);

@@ -6,7 +6,7 @@ import { SessionStore } from './sessionStore';
  * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
  * once, agent started again on the next message), and the list of open ones is kept up to date.
  */
-export function registerSessions(context: vscode.ExtensionContext, version: string): SessionManager {
+export function registerSessions(context: vscode.ExtensionContext, version: string): { manager: SessionManager; store: SessionStore } {
   const store = new SessionStore(context.storageUri);
   const manager = new SessionManager(version, store);
   context.subscriptions.push(manager, store);
@@ -19,5 +19,5 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
     const saved = (await store.list()).filter((s) => open.has(s.key));
     manager.restoreSaved(saved.reverse());
   })();
-  return manager;
+  return { manager, store };
 }

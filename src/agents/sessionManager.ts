@@ -3,7 +3,7 @@ import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
-import type { InitializeResult, LoadSessionResult, McpServer, PromptBlock } from '../acp/schema/agentMethods';
+import type { InitializeResult, LoadSessionResult, McpServer, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
 import { Session } from '../session/session';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
@@ -179,7 +179,12 @@ export class SessionManager implements vscode.Disposable {
       const mcpServers = this.mcpServers(started.init, managed.log);
       let setup: LoadSessionResult;
       let sessionId = oldId;
-      if (acp.supports('resumeSession')) {
+      // With no transcript here yet (a session opened from the agent's history), its replay is the transcript.
+      const empty = managed.session.state.entries.length === 0;
+      if (empty && acp.supports('loadSession')) {
+        started.router.attach(managed.session);
+        setup = await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers });
+      } else if (acp.supports('resumeSession')) {
         setup = await acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers });
       } else if (acp.supports('loadSession')) {
         started.router.dropUpdatesFor(sessionId);
@@ -206,6 +211,49 @@ export class SessionManager implements vscode.Disposable {
       managed.log.error(`Restart failed: ${managed.exitReason}`);
     }
     this.changed.fire();
+  }
+
+  /**
+   * Opens a past conversation: one already open is shown; a saved one comes back with its transcript; one only the
+   * agent knows (its `session/list`) is loaded, its replay filling the transcript. The agent then resumes it.
+   */
+  async openPast(entry: { agentId: string; sessionId: string; cwd: string; title?: string; saved?: PersistedSession }): Promise<ManagedSession | undefined> {
+    const open = [...this.sessions.values()].find((m) => m.agentId === entry.agentId && m.session.sessionId === entry.sessionId);
+    if (open) {
+      this.setActive(open.key);
+      return open;
+    }
+    const agent = this.registry.list().find((a) => a.id === entry.agentId);
+    if (!agent) throw this.fail(`The agent "${entry.agentId}" of that conversation is no longer configured.`);
+    const key = entry.saved?.key ?? newKey();
+    if (entry.saved) {
+      this.restoreSaved([entry.saved]);
+    } else {
+      const session = new Session(undefined, entry.sessionId, {}, { onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v) });
+      if (entry.title) session.state.info = { title: entry.title };
+      const managed = new Managed(key, agent, undefined, undefined, session, this.logFor(agent), entry.cwd);
+      managed.status = 'exited';
+      this.sessions.set(key, managed);
+      this.store?.track(managed);
+    }
+    this.activeKey = key;
+    await this.restart(key);
+    return this.sessions.get(key);
+  }
+
+  /** The agent's own list of sessions for this workspace, from the active session's agent when it can list. */
+  async agentHistory(): Promise<{ agentId: string; sessions: SessionInfo[] } | undefined> {
+    const active = [...this.sessions.values()].find((m) => m.key === this.activeKey);
+    const acp = active?.status === 'ready' ? active.connection?.acp : undefined;
+    if (!active || !acp?.supports('listSessions')) return undefined;
+    const sessions: SessionInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await acp.call('listSessions', { cwd: active.cwd, ...(cursor ? { cursor } : {}) });
+      sessions.push(...page.sessions);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && sessions.length < 500);
+    return { agentId: active.agentId, sessions };
   }
 
   agentLogLines(key: string): string[] {
@@ -240,6 +288,16 @@ export class SessionManager implements vscode.Disposable {
     await connection?.stop();
     if (this.activeKey === key) this.activeKey = [...this.sessions.keys()].pop();
     this.changed.fire();
+  }
+
+  /** Closes the session and deletes it: from the agent's history where it supports that, and from ours. */
+  async delete(key: string): Promise<void> {
+    const managed = this.sessions.get(key);
+    if (!managed) return;
+    const acp = managed.status === 'ready' ? managed.connection?.acp : undefined;
+    if (acp?.supports('deleteSession')) await acp.call('deleteSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
+    await this.close(key);
+    await this.store?.remove(key);
   }
 
   async stopAll(): Promise<void> {

@@ -1,0 +1,79 @@
+import { diffShape } from '../acp/compat';
+import { adaptEol } from '../workspace/textCodec';
+
+/**
+ * Which content a file had before the agent changed it, from the evidence at hand. For our own writes the answer is
+ * exact (we read the file just before writing). For agents that write to disk themselves it is the first source that
+ * has it, best first: what this session last saw of the file, the open document's last known content, the `oldText`
+ * of a whole-file diff (never a fragment's), a snapshot taken when an edit tool call naming the file was announced,
+ * the version in git. A file that appears with no earlier trace is a created file. Plain Node.
+ */
+
+export type BaselineSource = 'disk' | 'session' | 'document' | 'diff' | 'snapshot' | 'git' | 'created';
+
+/** Best first. A baseline may be upgraded within its turn when a better source turns up later (a late diff). */
+export const BASELINE_SOURCES: readonly BaselineSource[] = ['disk', 'session', 'document', 'diff', 'snapshot', 'git', 'created'];
+
+export function sourceRank(source: BaselineSource): number {
+  return BASELINE_SOURCES.indexOf(source);
+}
+
+/** What a file held: its text (and bytes when read from disk), or null when it did not exist. */
+export type Known = { readonly text: string; readonly bytes?: Uint8Array } | null;
+
+export interface DiffReport {
+  readonly oldText?: string | null;
+  readonly newText: string;
+}
+
+export interface BaselineEvidence {
+  /** Read just before we wrote the file ourselves (fs/write_text_file): exact. */
+  disk?: Known;
+  /** The content this extension last saw of the file while a session was tracking it. */
+  session?: Known;
+  /** The open document's content at its last open or save. */
+  document?: Known;
+  /** `diff` contents reported for this path in this turn, earliest tool call first (each call's latest report). */
+  diffs?: readonly DiffReport[];
+  /** Read when an edit-kind tool call naming the file was announced (maybe already after the write: a weak source). */
+  snapshot?: Known;
+  /** `git show HEAD:path`; absent when the file is not in HEAD (which says nothing about the working tree). */
+  git?: Known;
+  /** The change showed itself as a file appearing (a create event). */
+  appeared?: boolean;
+  /** The file now (null = gone): a diff whose `newText` is the whole file has an `oldText` that is the whole file. */
+  current: Known;
+}
+
+export interface Baseline {
+  readonly source: BaselineSource;
+  readonly content: Known;
+}
+
+export function chooseBaseline(e: BaselineEvidence): Baseline | undefined {
+  if (e.disk !== undefined) return { source: 'disk', content: e.disk };
+  if (e.session !== undefined) return { source: 'session', content: e.session };
+  if (e.document !== undefined) return { source: 'document', content: e.document };
+  const fromDiff = wholeFileOldText(e.diffs?.[0], e.current, e.snapshot ?? e.git ?? undefined);
+  if (fromDiff !== undefined) return { source: 'diff', content: { text: fromDiff } };
+  if (e.snapshot !== undefined) return { source: 'snapshot', content: e.snapshot };
+  if (e.git !== undefined) return { source: 'git', content: e.git };
+  // A diff that says "new file" is trusted only when nothing says the file was there before (some agents send no
+  // oldText for an overwrite; rejecting a "created" file deletes it).
+  const diffSaysCreated = e.diffs?.[0] !== undefined && (e.diffs[0].oldText === undefined || e.diffs[0].oldText === null);
+  if (e.appeared || diffSaysCreated) return { source: 'created', content: null };
+  return undefined;
+}
+
+/**
+ * The `oldText` of a diff when it is the whole file before the change, with the file's own line endings; undefined
+ * for a fragment or a new-file diff. Whole-file when it matches a known earlier version (`diffShape`), or when its
+ * `newText` is the whole file now — an edit that produced the whole file started from the whole file.
+ */
+export function wholeFileOldText(diff: DiffReport | undefined, current: Known, earlier: Known | undefined): string | undefined {
+  if (!diff || diff.oldText === undefined || diff.oldText === null) return undefined;
+  const matchesEarlier = earlier != null && diffShape(diff, earlier.text) === 'whole-file';
+  const producedCurrent = current !== null && diffShape({ oldText: diff.newText, newText: diff.newText }, current.text) === 'whole-file';
+  if (!matchesEarlier && !producedCurrent) return undefined;
+  return adaptEol(diff.oldText, current?.text ?? earlier?.text ?? undefined);
+}
