@@ -1,68 +1,18 @@
 import * as vscode from 'vscode';
-import type { AgentConnection } from '../acp/agentConnection';
-import type { LaunchSpec } from '../acp/agentProcess';
-import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
+import { ConnectionClosedError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
-import type { InitializeResult, LoadSessionResult, McpServer, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
+import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
+import type { PersistedSession } from '../session/persistence';
 import { Session } from '../session/session';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
-import { rejectedArguments } from './catalog';
-import { mcpServersFor } from './mcpServers';
-import { RestartPolicy } from './restartPolicy';
+import { AgentStarter } from './agentStarter';
+import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
-import { carryOutSignIn, signInChoices, SignInPrompts, type SignInRequest } from './signIn';
 import type { SessionStore } from './sessionStore';
-import type { PersistedSession } from '../session/persistence';
-import { SessionRouter } from './sessionRouter';
+import { SignInPrompts, type SignInRequest } from './signIn';
 
-export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
-
-/** A session as the rest of the extension sees it: the domain session plus the agent running it. */
-export interface ManagedSession {
-  readonly key: string;
-  readonly agentId: string;
-  readonly agentName: string;
-  readonly agentVersion?: string;
-  readonly session: Session;
-  readonly status: ManagedStatus;
-  /** The session's working directory. */
-  readonly cwd: string;
-  /** Why the agent stopped, when it did unexpectedly. */
-  readonly exitReason?: string;
-}
-
-class Managed implements ManagedSession {
-  status: ManagedStatus = 'ready';
-  exitReason: string | undefined;
-  readonly restarts = new RestartPolicy();
-  constructor(
-    readonly key: string,
-    readonly agent: KnownAgent,
-    /** Undefined for a conversation restored after a window reload, until its agent starts again. */
-    public connection: AgentConnection | undefined,
-    public router: SessionRouter | undefined,
-    readonly session: Session,
-    readonly log: AgentLog,
-    readonly cwd: string,
-  ) {}
-  get agentId(): string {
-    return this.agent.id;
-  }
-  get agentName(): string {
-    return this.agent.name;
-  }
-  get agentVersion(): string | undefined {
-    return this.connection?.initializeResult?.agentInfo?.version ?? undefined;
-  }
-}
-
-interface Started {
-  connection: AgentConnection;
-  router: SessionRouter;
-  init: InitializeResult;
-  spec: LaunchSpec;
-}
+export type { ManagedSession, ManagedStatus } from './managedSession';
 
 /**
  * Starts agents and their sessions, signs in when an agent asks, restarts crashed agents and keeps the list the panel
@@ -77,11 +27,14 @@ export class SessionManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
+  private readonly starter: AgentStarter;
 
   constructor(
-    private readonly version: string,
+    version: string,
     private readonly store?: SessionStore,
-  ) {}
+  ) {
+    this.starter = new AgentStarter(this.registry, this.signIns, version);
+  }
 
   get active(): ManagedSession | undefined {
     return this.activeKey ? this.sessions.get(this.activeKey) : undefined;
@@ -125,8 +78,8 @@ export class SessionManager implements vscode.Disposable {
     const log = this.logFor(agent);
     let started: Started | undefined;
     try {
-      started = await this.start(agent, cwd, log);
-      const result = await this.withSignIn(agent, started, log, (s) => s.connection.acp.call('newSession', { cwd, mcpServers: this.mcpServers(s.init, log) }));
+      started = await this.starter.start(agent, cwd, log);
+      const result = await this.starter.withSignIn(agent, started, log, (s) => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) }));
       started = result.started;
       const key = newKey();
       const session = new Session(started.connection.acp, result.value.sessionId, result.value, {
@@ -173,10 +126,10 @@ export class SessionManager implements vscode.Disposable {
     this.changed.fire();
     await managed.connection?.stop();
     try {
-      const started = await this.start(managed.agent, managed.cwd, managed.log);
+      const started = await this.starter.start(managed.agent, managed.cwd, managed.log);
       const { acp } = started.connection;
       const oldId = managed.session.sessionId;
-      const mcpServers = this.mcpServers(started.init, managed.log);
+      const mcpServers = this.starter.mcpServers(started.init, managed.log);
       let setup: LoadSessionResult;
       let sessionId = oldId;
       // With no transcript here yet (a session opened from the agent's history), its replay is the transcript.
@@ -317,50 +270,6 @@ export class SessionManager implements vscode.Disposable {
     this.changed.dispose();
   }
 
-  /** Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. */
-  private async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
-    const spec = await this.registry.launchSpec(agent, cwd, args);
-    const router = new SessionRouter(spec.cwd, log);
-    const connection = router.launch(spec, agent.name, this.version);
-    try {
-      return { connection, router, init: await connection.start(), spec };
-    } catch (error) {
-      const fallback = agent.catalog?.fallbackArgs;
-      if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
-        log.info(`${agent.name} rejected ${args.join(' ')}; trying ${fallback.join(' ')} (older versions).`);
-        return this.start(agent, cwd, log, fallback);
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Runs `call`; when the agent answers "authentication required", asks the user how to sign in, carries it out
-   * (reconnecting after a terminal login) and tries again, until it works or the user gives up.
-   */
-  private async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
-    for (let current = started; ; ) {
-      try {
-        return { value: await call(current), started: current };
-      } catch (error) {
-        if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
-        log.info(`${agent.name} needs a sign-in: ${error.message}`);
-        const methods = current.init.authMethods;
-        const choices = signInChoices(agent, methods, true);
-        const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
-        if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
-        const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
-          await current.connection.acp.call('authenticate', { methodId });
-        });
-        if (outcome === 'cancelled') continue;
-        if (outcome === 'restart') {
-          await current.connection.stop();
-          current = await this.start(agent, current.spec.cwd, log);
-        }
-      }
-    }
-  }
-
   /**
    * Brings back conversations saved before a window reload: the transcript is shown at once; the agent starts again
    * (resuming the session) when the user sends the next message or clicks Restart.
@@ -413,12 +322,6 @@ export class SessionManager implements vscode.Disposable {
     });
   }
 
-  private mcpServers(init: InitializeResult, log: AgentLog): McpServer[] {
-    const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), init.agentCapabilities);
-    for (const problem of problems) log.warn(problem);
-    return servers;
-  }
-
   private logFor(agent: KnownAgent): AgentLog {
     let log = this.logs.get(agent.id);
     if (!log) this.logs.set(agent.id, (log = new AgentLog(agent.name)));
@@ -433,11 +336,6 @@ export class SessionManager implements vscode.Disposable {
     });
     return new Error(message);
   }
-}
-
-/** Unique across window reloads: saved conversations are stored under their key. */
-function newKey(): string {
-  return `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 function describeStartFailure(agent: KnownAgent, error: unknown): string {

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
+import type { InitializeResult, McpServer } from '../acp/schema/agentMethods';
+import type { AgentLog } from './agentLog';
+import type { AgentRegistry, KnownAgent } from './agentRegistry';
+import { rejectedArguments } from './catalog';
+import type { Started } from './managedSession';
+import { mcpServersFor } from './mcpServers';
+import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
+import { SessionRouter } from './sessionRouter';
+
+/**
+ * Gets an agent from "configured" to "ready for a session call": resolve and spawn it, initialize (falling back to an
+ * older ACP flag where the catalog knows one), and sign in whenever a call answers "authentication required".
+ */
+export class AgentStarter {
+  constructor(
+    private readonly registry: AgentRegistry,
+    private readonly signIns: SignInPrompts,
+    private readonly version: string,
+  ) {}
+
+  /** Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. */
+  async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
+    const spec = await this.registry.launchSpec(agent, cwd, args);
+    const router = new SessionRouter(spec.cwd, log);
+    const connection = router.launch(spec, agent.name, this.version);
+    try {
+      return { connection, router, init: await connection.start(), spec };
+    } catch (error) {
+      const fallback = agent.catalog?.fallbackArgs;
+      if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
+        log.info(`${agent.name} rejected ${args.join(' ')}; trying ${fallback.join(' ')} (older versions).`);
+        return this.start(agent, cwd, log, fallback);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `call`; when the agent answers "authentication required", asks the user how to sign in, carries it out
+   * (reconnecting after a terminal login) and tries again, until it works or the user gives up.
+   */
+  async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
+    for (let current = started; ; ) {
+      try {
+        return { value: await call(current), started: current };
+      } catch (error) {
+        if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
+        log.info(`${agent.name} needs a sign-in: ${error.message}`);
+        const methods = current.init.authMethods;
+        const choices = signInChoices(agent, methods, true);
+        const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+        if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
+        const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
+          await current.connection.acp.call('authenticate', { methodId });
+        });
+        if (outcome === 'cancelled') continue;
+        if (outcome === 'restart') {
+          await current.connection.stop();
+          current = await this.start(agent, current.spec.cwd, log);
+        }
+      }
+    }
+  }
+
+  mcpServers(init: InitializeResult, log: AgentLog): McpServer[] {
+    const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), init.agentCapabilities);
+    for (const problem of problems) log.warn(problem);
+    return servers;
+  }
+}
