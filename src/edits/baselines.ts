@@ -74,6 +74,7 @@ export function wholeFileOldText(diff: DiffReport | undefined, current: Known, e
   if (!diff || diff.oldText === undefined || diff.oldText === null) return undefined;
   const matchesEarlier = earlier != null && diffShape(diff, earlier.text) === 'whole-file';
   const producedCurrent = current !== null && diffShape({ oldText: diff.newText, newText: diff.newText }, current.text) === 'whole-file';
-  if (!matchesEarlier && !producedCurrent) return undefined;
-  return adaptEol(diff.oldText, current?.text ?? earlier?.text ?? undefined);
+  if (matchesEarlier) return earlier.text;
+  if (!producedCurrent) return undefined;
+  return adaptEol(diff.oldText, current.text);
 }

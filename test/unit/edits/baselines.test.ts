@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chooseBaseline, wholeFileOldText } from '../../../src/edits/baselines';
+import { BlobStore } from '../../../src/edits/blobStore';
+import { EditsState } from '../../../src/edits/editsState';
+
+const t = (text: string) => ({ text });
+
+describe('baseline selection', () => {
+  const current = t('new whole file\n');
+
+  it('takes the first source that has it, in order', () => {
+    const all = { disk: t('disk'), session: t('session'), document: t('doc'), snapshot: t('snap'), git: t('git'), current };
+    assert.equal(chooseBaseline(all)?.source, 'disk');
+    assert.equal(chooseBaseline({ ...all, disk: undefined })?.source, 'session');
+    assert.equal(chooseBaseline({ ...all, disk: undefined, session: undefined })?.source, 'document');
+    assert.equal(chooseBaseline({ snapshot: t('snap'), git: t('git'), current })?.source, 'snapshot');
+    assert.equal(chooseBaseline({ git: t('git'), current })?.content?.text, 'git');
+    assert.equal(chooseBaseline({ current }), undefined, 'a change with no trace of before has no baseline');
+  });
+
+  it('a whole-file diff beats a snapshot; a fragment never serves', () => {
+    const whole = { oldText: 'old whole file\n', newText: 'new whole file\n' };
+    const fragment = { oldText: 'old', newText: 'new' };
+    assert.deepEqual(chooseBaseline({ diffs: [whole], snapshot: t('snap'), current }), { source: 'diff', content: { text: 'old whole file\n' } });
+    assert.equal(chooseBaseline({ diffs: [fragment], snapshot: t('snap'), current })?.source, 'snapshot');
+    assert.equal(chooseBaseline({ diffs: [fragment], current }), undefined);
+  });
+
+  it('only the first diff of the turn can be the baseline (later ones start from an intermediate state)', () => {
+    const first = { oldText: 'a\n', newText: 'b\n' };
+    const second = { oldText: 'b\n', newText: 'new whole file\n' };
+    assert.equal(chooseBaseline({ diffs: [first, second], current })?.source, undefined);
+  });
+
+  it('whole-file: matches an earlier version, or produced the file as it is now; line endings follow the file', () => {
+    assert.equal(wholeFileOldText({ oldText: 'a\nb\n', newText: 'x' }, t('unrelated'), t('a\r\nb\r\n')), 'a\r\nb\r\n');
+    assert.equal(wholeFileOldText({ oldText: 'a\n', newText: 'c\nd\n' }, t('c\r\nd\r\n'), undefined), 'a\r\n');
+    assert.equal(wholeFileOldText({ oldText: 'a\n', newText: 'c\n' }, t('c\nmore\n'), undefined), undefined);
+    assert.equal(wholeFileOldText({ oldText: null, newText: 'c\n' }, t('c\n'), undefined), undefined);
+  });
+
+  it('created: a file that appears, or a new-file diff with nothing saying it was there', () => {
+    assert.deepEqual(chooseBaseline({ appeared: true, current }), { source: 'created', content: null });
+    assert.deepEqual(chooseBaseline({ diffs: [{ newText: 'x' }], current: t('x') }), { source: 'created', content: null });
+    assert.equal(chooseBaseline({ diffs: [{ newText: 'x' }], git: t('was there'), current: t('x') })?.source, 'git');
+    assert.deepEqual(chooseBaseline({ snapshot: null, current }), { source: 'snapshot', content: null }, 'absent when announced');
+  });
+});
+
+describe('edits state', () => {
+  const h = (c: string) => c.repeat(64);
+
+  it('a checkpoint holds each file as it was before the earliest turn at or after it that changed it', () => {
+    const state = new EditsState();
+    assert.equal(state.recordCheckpoint('s', 0, '/a', h('1')), true);
+    assert.equal(state.recordCheckpoint('s', 0, '/a', h('2')), false, 'first change of the turn wins');
+    state.recordCheckpoint('s', 1, '/a', h('3'));
+    state.recordCheckpoint('s', 1, '/b', null);
+    state.recordCheckpoint('s', 2, '/c', h('4'));
+    assert.deepEqual([...state.checkpoint('s', 0)], [['/a', h('1')], ['/b', null], ['/c', h('4')]]);
+    assert.deepEqual([...state.checkpoint('s', 1)], [['/a', h('3')], ['/b', null], ['/c', h('4')]]);
+    assert.deepEqual([...state.checkpoint('s', 3)], []);
+    assert.deepEqual([...state.checkpoint('other', 0)], []);
+  });
+
+  it('survives a JSON round trip; damaged input yields what can be read', () => {
+    const state = new EditsState();
+    state.reviews.set('/a', { path: '/a', session: 's', baseline: h('a'), format: { encoding: 'utf8', bom: true }, source: 'diff', turn: 2, decided: false });
+    state.reviews.set('/b', { path: '/b', session: 's', baseline: null, format: { encoding: 'utf8', bom: false }, source: 'created', turn: 2, decided: true });
+    state.recordCheckpoint('s', 2, '/a', h('a'), 5);
+    state.known.set('/a', { ref: h('b'), origin: 'document' });
+    const copy = EditsState.fromJSON(JSON.parse(JSON.stringify(state)));
+    assert.deepEqual(copy.toJSON(), state.toJSON());
+    assert.deepEqual([...copy.referencedBlobs()].sort(), [h('a'), h('b')]);
+    assert.equal(EditsState.fromJSON({ version: 99, reviews: [{}] }).reviews.size, 0);
+    const damaged = EditsState.fromJSON({ version: 1, reviews: [{ path: '/x', baseline: 'not-a-hash' }, { path: '/y', baseline: null }], sessions: 'nope' });
+    assert.deepEqual([...damaged.reviews.keys()], ['/y']);
+  });
+
+  it('forgets the oldest sessions past thirty', () => {
+    const state = new EditsState();
+    for (let i = 0; i < 35; i++) state.recordCheckpoint(`s${i}`, 0, '/a', null, i);
+    assert.equal(state.sessions.size, 30);
+    assert.ok(!state.sessions.has('s0') && state.sessions.has('s34'));
+  });
+});
+
+describe('blob store', () => {
+  it('stores by hash once, persists, reads back, verifies, and collects what nothing refers to', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-blobs-'));
+    const store = new BlobStore(dir, 0);
+    const a = store.put(Buffer.from('alpha'));
+    assert.equal(store.put(Buffer.from('alpha')), a);
+    const b = store.put(Buffer.from('beta'));
+    await store.flush();
+    assert.equal(store.bytesInMemory, 0, 'over budget: dropped from memory once written');
+    assert.equal(Buffer.from((await store.get(a))!).toString(), 'alpha');
+    const reopened = new BlobStore(dir);
+    assert.equal(Buffer.from((await reopened.get(b))!).toString(), 'beta');
+    fs.writeFileSync(path.join(dir, b.slice(0, 2), b.slice(2)), 'tampered');
+    assert.equal(await reopened.get(b), undefined, 'damaged content is never handed out');
+    assert.equal(await reopened.collect(new Set([a])), 1);
+    assert.ok(await reopened.get(a));
+  });
+});
