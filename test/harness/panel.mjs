@@ -2,7 +2,8 @@
 // buttons "Send", "Stop", "New session", and one button per permission option named by the option.
 
 export const promptBox = wv => wv.getByRole('textbox', { name: 'Prompt' });
-export const button = (wv, name) => wv.getByRole('button', { name, exact: true });
+/** The first button named `name` (the panel may show one in its header and one in its empty state). */
+export const button = (wv, name) => wv.getByRole('button', { name, exact: true }).first();
 
 /** Types `text` into the prompt box and presses Send. */
 export async function sendPrompt(wv, text, timeout = 30000) {

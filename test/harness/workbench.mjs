@@ -33,5 +33,18 @@ export async function openHowdahView(page, timeout = 60000) {
   await item.waitFor({ timeout });
   if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
   await page.locator(WEBVIEW_FRAME).waitFor({ timeout });
+  await widenSideBar(page);
   return page.frameLocator(WEBVIEW_FRAME).frameLocator('#active-frame');
+}
+
+/** Drags the side bar's edge so the side bar is about `width` px wide (the default is narrow for a chat). */
+export async function widenSideBar(page, width = 520) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const edge = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(edge + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(edge + 1 + (width - box.width), y, { steps: 5 });
+  await page.mouse.up();
 }

@@ -4,12 +4,13 @@
 //   npm run demo -- --port 8080             listen on that port (default: a free one)
 //   npm run demo -- --screenshot out.png    render the panel mid-conversation (permission prompt) and exit
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO, RESULTS, fakeAgent } from '../harness/config.mjs';
 import { launchBrowser } from '../harness/browser.mjs';
 import { newSession, permissionOption, sendPrompt } from '../harness/panel.mjs';
-import { stopEverything } from '../harness/processes.mjs';
+import { atExit, markRun, stopEverything } from '../harness/processes.mjs';
 import { provision } from '../harness/provision.mjs';
 import { createRunDir, removeRunDir, startCodeServer } from '../harness/server.mjs';
 import { log, phase } from '../harness/timing.mjs';
@@ -56,7 +57,11 @@ const runDir = createRunDir('demo');
 try {
   const vsix = process.env.HOWDAH_VSIX || await phase('package .vsix', () => packageExtension());
   await phase('provision', provision);
-  const workspace = path.join(runDir, 'greeter');
+  // a short path for the scratch copy: the panel and the screenshots show it
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-demo-'));
+  markRun(scratch);
+  atExit(() => fs.rmSync(scratch, { recursive: true, force: true }));
+  const workspace = path.join(scratch, 'greeter');
   fs.cpSync(path.join(REPO, 'fixtures', 'demo-workspace'), workspace, { recursive: true });
   const server = await phase('server start (incl. .vsix install)', () => startCodeServer({
     runDir, name: 'demo', folder: workspace, settings, vsix: [vsix], logDir: runDir, port: Number(opts.port) || undefined,
