@@ -54,7 +54,8 @@ describe('a conversation with the demo agent (installed .vsix)', function () {
     await shot('edit-applied');
 
     await clickFirstVisible('open the edit in a diff editor', [
-      wv.getByRole('button', { name: /review|diff/i }),
+      wv.getByRole('button', { name: /^review/i }),
+      wv.getByRole('button', { name: /diff/i }),
       wv.getByRole('link', { name: /greet\.js/ }),
       wv.getByRole('button', { name: /greet\.js/ }),
     ]);
@@ -63,9 +64,11 @@ describe('a conversation with the demo agent (installed .vsix)', function () {
     assert.match(tab, /greet\.js/, `the diff editor shows greet.js (tab: ${JSON.stringify(tab)})`);
     await shot('diff-editor');
 
+    // the pending change's Accept: in the panel, the diff editor's title bar, or a CodeLens in the diff
     await clickFirstVisible('accept the edit', [
       wv.getByRole('button', { name: /^Accept/ }),
       page.locator('.editor-actions [aria-label^="Accept"]'),
+      page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: /^Accept/ }),
     ]);
     await shot('accepted');
 
