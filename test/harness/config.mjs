@@ -1,4 +1,5 @@
 // Where things live and which versions the harness pins. One place, so a version bump is one edit.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,19 +47,21 @@ export function fakeAgent(scenario, name = `Fake (${scenario})`, node = process.
 }
 
 /**
- * Agents the tiers use, all the scripted fake agent: `fake` (streamed Markdown answer, the default),
- * `fake-fs`, `fake-crash`, `fake-permission`, `demo`, and `fake-stderr` (a scenario of the integration suite).
+ * Agents the tiers use, all the scripted fake agent: `fake` (the `markdown` scenario: a streamed answer;
+ * the default), `fake-<name>` for every fixtures/fake-agent/scenarios/<name>.json, `test-<name>` for every
+ * test/integration/scenarios/<name>.json, and `demo`.
  */
 export function fakeAgentSettings(defaultAgent = 'fake') {
+  const agents = { fake: fakeAgent('markdown', 'Fake'), demo: fakeAgent('demo', 'Demo agent') };
+  const dirs = [['fake', path.join(REPO, 'fixtures', 'fake-agent', 'scenarios')], ['test', path.join(REPO, 'test', 'integration', 'scenarios')]];
+  for (const [prefix, dir] of dirs) {
+    for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')) : []) {
+      const name = path.basename(file, '.json');
+      agents[`${prefix}-${name}`] = fakeAgent(path.join(dir, file), `Fake (${prefix === 'test' ? 'test ' : ''}${name})`);
+    }
+  }
   return {
-    'howdah.agents': {
-      fake: fakeAgent('markdown', 'Fake'),
-      'fake-fs': fakeAgent('fs'),
-      'fake-crash': fakeAgent('crash'),
-      'fake-permission': fakeAgent('permission'),
-      'fake-stderr': fakeAgent(path.join(REPO, 'test', 'integration', 'scenarios', 'stderr-line.json'), 'Fake (stderr)'),
-      demo: fakeAgent('demo', 'Demo agent'),
-    },
+    'howdah.agents': agents,
     'howdah.defaultAgent': defaultAgent,
     'git.openRepositoryInParentFolders': 'never',
   };

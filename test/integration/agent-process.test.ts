@@ -21,10 +21,10 @@ describe('the agent process', () => {
   afterEach(async () => (await howdah()).stopAll());
 
   it("the agent's stderr reaches its output channel", async () => {
-    // agent `fake-stderr` runs test/integration/scenarios/stderr-line.json. A LogOutputChannel
+    // agent `test-stderr-line` runs test/integration/scenarios/stderr-line.json. A LogOutputChannel
     // ("Howdah: <agent name>") is backed by a log file under the server's user-data folder.
     const api = await howdah();
-    const key = await api.newSession('fake-stderr');
+    const key = await api.newSession('test-stderr-line');
     await api.prompt(key, 'write to stderr');
     assert.ok(api.agentLog(key).some(l => l.includes('stderr-marker-5d1c')), 'api.agentLog has the stderr line');
     const userData = process.env.HOWDAH_TEST_USER_DATA;
