@@ -3,6 +3,7 @@ import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
+import { registerChatPanel } from './panel/registerChatPanel';
 import { createApi } from './testApi';
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -13,6 +14,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const { manager, store } = registerSessions(context, version);
   registerCommands(context, manager, store, version);
   registerStatusBar(context, manager);
+  registerChatPanel(context, manager);
   shutdown = () => manager.shutdown();
   return createApi(manager);
 }

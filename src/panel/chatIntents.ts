@@ -70,7 +70,8 @@ export class ChatIntents {
 
   private async send(message: WebviewMessageOf<'send'>): Promise<void> {
     let target: PanelSession | undefined = this.deps.sessions.active;
-    if (!target || target.status === 'exited') {
+    // An exited session continues: the manager starts its agent again and resumes before prompting.
+    if (!target) {
       // Typing into an empty chat starts a session, as the user expects.
       target = await this.deps.sessions.newSession().catch(() => undefined);
       if (!target) return;

@@ -12,7 +12,7 @@ export interface PanelSession {
   readonly agentName: string;
   readonly agentVersion?: string;
   readonly session: Session;
-  readonly status: 'starting' | 'ready' | 'exited';
+  readonly status: 'starting' | 'ready' | 'restarting' | 'exited';
 }
 
 export interface PanelSessions {

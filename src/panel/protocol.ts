@@ -99,7 +99,7 @@ export interface PickerView {
   readonly options: readonly SelectChoiceView[];
 }
 
-export type SessionStatusView = 'none' | 'starting' | 'ready' | 'exited';
+export type SessionStatusView = 'none' | 'starting' | 'ready' | 'restarting' | 'exited';
 
 export interface HeaderView {
   readonly status: SessionStatusView;
