@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -46,10 +47,13 @@ export class BlobStore {
     return bytes;
   }
 
-  /** Writes what is only in memory; then, over budget, drops written contents from memory (oldest first). */
-  async flush(): Promise<void> {
+  /**
+   * Writes what is only in memory (only the `referenced` contents when given: the rest is transient, like what an
+   * open document held); then, over budget, drops written contents from memory (oldest first).
+   */
+  async flush(referenced?: ReadonlySet<string>): Promise<void> {
     if (!this.dir) return;
-    const pending = [...this.unwritten];
+    const pending = [...this.unwritten].filter((hash) => !referenced || referenced.has(hash));
     for (const hash of pending) {
       const bytes = this.memory.get(hash);
       if (bytes) await writeAtomic(this.file(hash), bytes);
@@ -61,6 +65,22 @@ export class BlobStore {
       if (this.unwritten.has(hash)) continue;
       this.memory.delete(hash);
       this.memoryBytes -= bytes.length;
+    }
+  }
+
+  /** `flush` for shutdown, when there is no time for promises. */
+  flushSync(referenced?: ReadonlySet<string>): void {
+    if (!this.dir) return;
+    for (const hash of [...this.unwritten]) {
+      if (referenced && !referenced.has(hash)) continue;
+      const bytes = this.memory.get(hash);
+      if (bytes) {
+        const file = this.file(hash);
+        fsSync.mkdirSync(path.dirname(file), { recursive: true });
+        fsSync.writeFileSync(`${file}.tmp`, bytes);
+        fsSync.renameSync(`${file}.tmp`, file);
+      }
+      this.unwritten.delete(hash);
     }
   }
 

@@ -86,15 +86,18 @@ export class EditsState {
     return result;
   }
 
-  /** Every blob something still points at; the rest can be deleted. */
-  referencedBlobs(): Set<string> {
+  /**
+   * Every blob something still points at; the rest can be deleted. What the open documents held is only needed while
+   * they are open, so it is neither saved nor kept alive across a reload.
+   */
+  referencedBlobs(persistedOnly = false): Set<string> {
     const refs = new Set<string>();
     const add = (ref: ContentRef) => {
       if (ref) refs.add(ref);
     };
     for (const r of this.reviews.values()) add(r.baseline);
     for (const s of this.sessions.values()) for (const files of s.turns.values()) for (const ref of files.values()) add(ref);
-    for (const k of this.known.values()) add(k.ref);
+    for (const k of this.known.values()) if (!persistedOnly || k.origin === 'session') add(k.ref);
     return refs;
   }
 
@@ -113,7 +116,7 @@ export class EditsState {
         updated: s.updated,
         turns: [...s.turns].map(([turn, files]) => ({ turn, files: Object.fromEntries(files) })),
       })),
-      known: Object.fromEntries([...this.known].map(([path, k]) => [path, [k.ref, k.origin]])),
+      known: Object.fromEntries([...this.known].filter(([, k]) => k.origin === 'session').map(([path, k]) => [path, [k.ref, k.origin]])),
     };
   }
 

@@ -1,60 +1,87 @@
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { RpcError } from '../acp/errors';
 import type { ReadTextFileParams, WriteTextFileParams } from '../acp/schema/clientMethods';
+import { FileTooLargeError, readInside, writeInsideAtomic } from './safeFs';
 import { Sandbox } from './sandbox';
+import { decodeText, looksBinary } from './textCodec';
 
 const MAX_READ_BYTES = 50 * 1024 * 1024;
 
+export type Writer = (sandbox: Sandbox, params: WriteTextFileParams, signal?: AbortSignal) => Promise<void>;
+
 /**
- * `fs/read_text_file` and `fs/write_text_file` for one session: reads come from the open document when there is one
- * (unsaved changes included), else from disk; every path goes through the sandbox first.
+ * `fs/read_text_file` and `fs/write_text_file` for one session, confined to its roots. Reads come from the open
+ * document when there is one (unsaved changes included), else from disk decoded as VS Code would (`files.encoding`,
+ * BOM); writes go to the edits layer, which applies and tracks them for review.
  */
 export class AgentFiles {
-  private readonly sandbox: Sandbox;
+  readonly sandbox: Sandbox;
 
-  constructor(roots: readonly string[]) {
+  constructor(
+    roots: readonly string[],
+    private readonly writer?: Writer,
+  ) {
     this.sandbox = new Sandbox(roots);
   }
 
-  async read(params: ReadTextFileParams): Promise<{ content: string }> {
-    const real = await this.sandbox.resolve(params.path, 'read');
-    const text = openDocumentText(params.path) ?? openDocumentText(real) ?? (await readFromDisk(real, params.path));
-    return { content: sliceLines(text, params.line ?? undefined, params.limit ?? undefined) };
+  /** A folder the user granted this session on top of its workspace folders. */
+  addRoot(folder: string): void {
+    this.sandbox.addRoot(folder);
   }
 
-  async write(params: WriteTextFileParams): Promise<void> {
+  async read(params: ReadTextFileParams): Promise<{ content: string }> {
+    if (!vscode.workspace.getConfiguration('howdah').get<boolean>('fs.read', true)) {
+      throw RpcError.invalidParams('File reads are turned off (the howdah.fs.read setting).');
+    }
+    const real = await this.sandbox.resolve(params.path, 'read');
+    const line = params.line ?? undefined;
+    const limit = params.limit ?? undefined;
+    const document = openDocument(real) ?? openDocument(this.sandbox.checkLexical(params.path));
+    if (document) return { content: documentSlice(document, line, limit) };
+    let bytes: Buffer;
+    try {
+      bytes = await readInside(this.sandbox, real, MAX_READ_BYTES);
+    } catch (error) {
+      if (error instanceof FileTooLargeError) {
+        throw RpcError.invalidParams(`${params.path} is ${(error.size / 1024 / 1024).toFixed(1)} MB, over the 50 MB limit for reads.`, { path: params.path, size: error.size });
+      }
+      if (error instanceof RpcError && error.code === -32002) {
+        throw RpcError.resourceNotFound(`File not found: ${params.path}`, { uri: vscode.Uri.file(params.path).toString() });
+      }
+      throw error;
+    }
+    const encoding = vscode.workspace.getConfiguration('files', vscode.Uri.file(real)).get<string>('encoding') ?? 'utf8';
+    if (looksBinary(bytes, encoding)) throw RpcError.invalidParams(`${params.path} looks like a binary file; only text files can be read.`, { path: params.path });
+    return { content: sliceLines(decodeText(bytes, encoding).text, line, limit) };
+  }
+
+  async write(params: WriteTextFileParams, signal?: AbortSignal): Promise<void> {
+    if (this.writer) return this.writer(this.sandbox, params, signal);
+    // Without the edits layer (not wired yet): a plain write, still confined and atomic, with no review.
     const real = await this.sandbox.resolve(params.path, 'write');
-    const uri = vscode.Uri.file(real);
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
+    const document = openDocument(real);
     if (document) {
-      // Through the editor so its undo history and open views stay coherent.
       const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), params.content);
-      if (!(await vscode.workspace.applyEdit(edit))) throw RpcError.internal(`Could not edit ${params.path}`);
-      await document.save();
+      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), params.content);
+      if (!(await vscode.workspace.applyEdit(edit)) || !(await document.save())) throw RpcError.internal(`Could not write ${params.path}`);
       return;
     }
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(params.content, 'utf8'));
+    await writeInsideAtomic(this.sandbox, real, Buffer.from(params.content, 'utf8'));
   }
 }
 
-function openDocumentText(fsPath: string): string | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath)?.getText();
+function openDocument(fsPath: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && d.uri.fsPath === fsPath);
 }
 
-async function readFromDisk(real: string, requested: string): Promise<string> {
-  let stat;
-  try {
-    stat = await fs.stat(real);
-  } catch {
-    throw RpcError.resourceNotFound(`File not found: ${requested}`, { uri: vscode.Uri.file(requested).toString() });
-  }
-  if (stat.isDirectory()) throw RpcError.invalidParams(`${requested} is a directory, not a file`);
-  if (stat.size > MAX_READ_BYTES) throw RpcError.invalidParams(`${requested} is ${stat.size} bytes, over the 50 MB read limit`);
-  const bytes = await fs.readFile(real);
-  if (bytes.subarray(0, 8000).includes(0)) throw RpcError.invalidParams(`${requested} looks like a binary file; only text files can be read`);
-  return new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
+/** A slice of an open document without copying all of it: a 100-line read of a 10 MB buffer stays cheap. */
+function documentSlice(document: vscode.TextDocument, line: number | undefined, limit: number | undefined): string {
+  if (line === undefined && limit === undefined) return document.getText();
+  const start = Math.max(0, (line ?? 1) - 1);
+  if (start >= document.lineCount) return '';
+  const end = limit === undefined ? document.lineCount : Math.min(document.lineCount, start + limit);
+  const endPosition = end >= document.lineCount ? document.lineAt(document.lineCount - 1).rangeIncludingLineBreak.end : new vscode.Position(end, 0);
+  return document.getText(new vscode.Range(new vscode.Position(start, 0), endPosition));
 }
 
 /** `line` is 1-based; `limit` caps the number of lines. Line endings are kept as they are. */

@@ -71,10 +71,13 @@ describe('edits state', () => {
     state.reviews.set('/a', { path: '/a', session: 's', baseline: h('a'), format: { encoding: 'utf8', bom: true }, source: 'diff', turn: 2, decided: false });
     state.reviews.set('/b', { path: '/b', session: 's', baseline: null, format: { encoding: 'utf8', bom: false }, source: 'created', turn: 2, decided: true });
     state.recordCheckpoint('s', 2, '/a', h('a'), 5);
-    state.known.set('/a', { ref: h('b'), origin: 'document' });
+    state.known.set('/a', { ref: h('b'), origin: 'session' });
+    state.known.set('/open', { ref: h('c'), origin: 'document' });
     const copy = EditsState.fromJSON(JSON.parse(JSON.stringify(state)));
     assert.deepEqual(copy.toJSON(), state.toJSON());
-    assert.deepEqual([...copy.referencedBlobs()].sort(), [h('a'), h('b')]);
+    assert.deepEqual([...copy.referencedBlobs()].sort(), [h('a'), h('b')], 'what open documents held is not saved');
+    assert.deepEqual([...state.referencedBlobs(true)].sort(), [h('a'), h('b')]);
+    assert.deepEqual([...state.referencedBlobs()].sort(), [h('a'), h('b'), h('c')]);
     assert.equal(EditsState.fromJSON({ version: 99, reviews: [{}] }).reviews.size, 0);
     const damaged = EditsState.fromJSON({ version: 1, reviews: [{ path: '/x', baseline: 'not-a-hash' }, { path: '/y', baseline: null }], sessions: 'nope' });
     assert.deepEqual([...damaged.reviews.keys()], ['/y']);

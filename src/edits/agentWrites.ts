@@ -1,0 +1,113 @@
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { ErrorCode, RpcError } from '../acp/errors';
+import type { WriteTextFileParams } from '../acp/schema/clientMethods';
+import { readInsideIfExists, writeInsideAtomic } from '../workspace/safeFs';
+import type { Sandbox } from '../workspace/sandbox';
+import { sensitiveReason } from '../workspace/sensitivePaths';
+import { adaptEol, decodeText, encodeText, UnsupportedEncodingError, type FileFormat } from '../workspace/textCodec';
+import type { ChangeTracker } from './changeTracker';
+import { configuredEncoding, MAX_FILE_BYTES, newFileFormat, openDocument, replaceDocumentText } from './fileAccess';
+import type { PendingChanges } from './pendingChanges';
+import type { Proposals } from './proposals';
+import type { Questions } from './questions';
+
+export type WriteMode = 'apply' | 'ask' | 'off';
+
+/**
+ * `fs/write_text_file`. With `apply` the content is written at once — through the document when an editor has the file
+ * (a WorkspaceEdit and a save, so its undo history stays), else atomically on disk — and the file joins the pending
+ * changes with its exact previous content as baseline. If the user has unsaved changes in that document, the agent's
+ * content is held as a proposal instead of being saved over them. With `ask` the request waits for the user's
+ * decision in the diff editor. Files that steer execution or the agent always ask first, whatever the mode.
+ */
+export class AgentWrites {
+  private readonly locks = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly tracker: ChangeTracker,
+    private readonly pending: PendingChanges,
+    private readonly proposals: Proposals,
+    private readonly questions: Questions,
+    private readonly follow: (path: string) => void,
+    private readonly mode: () => WriteMode = () => vscode.workspace.getConfiguration('howdah').get<WriteMode>('fs.write', 'apply'),
+  ) {}
+
+  async write(key: string, sandbox: Sandbox, params: WriteTextFileParams, signal?: AbortSignal): Promise<void> {
+    const mode = this.mode();
+    if (mode === 'off') throw RpcError.invalidParams('File writes are turned off (the howdah.fs.write setting).');
+    const real = await sandbox.resolve(params.path, 'write');
+    // One write per file at a time: two quick writes must not both read the same "before".
+    const previous = this.locks.get(real) ?? Promise.resolve();
+    const run = previous.then(() => this.writeLocked(key, sandbox, params, real, mode, signal));
+    const settled = run.catch(() => undefined);
+    this.locks.set(real, settled);
+    void settled.then(() => {
+      if (this.locks.get(real) === settled) this.locks.delete(real);
+    });
+    return run;
+  }
+
+  private async writeLocked(key: string, sandbox: Sandbox, params: WriteTextFileParams, real: string, mode: WriteMode, signal?: AbortSignal): Promise<void> {
+    const why = sensitiveReason(params.path, real);
+    if (why) {
+      const allow = await this.questions.ask(
+        `The agent wants to write ${vscode.workspace.asRelativePath(real)}.`,
+        `This file is sensitive: ${why}. A change here can run code or change what the agent does. Allow this write?`,
+        'Allow',
+        'Deny',
+      );
+      if (allow !== 'Allow') throw userRejected(params.path, 'denied the write to this sensitive file');
+    }
+    const beforeBytes = await readInsideIfExists(sandbox, real, MAX_FILE_BYTES);
+    const before = beforeBytes ? decodeText(beforeBytes, configuredEncoding(real)) : undefined;
+    const text = adaptEol(params.content, before?.text);
+    const document = openDocument(real);
+
+    if (mode === 'ask' || document?.isDirty) {
+      const original = document ? document.getText() : (before?.text ?? null);
+      const outcome = this.proposals.propose(real, key, mode === 'ask' ? 'ask' : 'held', text, original, mode === 'ask' ? signal : undefined);
+      // Held: the agent carries on as if written; the user decides later, in the diff editor.
+      if (mode !== 'ask') return;
+      const result = await outcome;
+      if (result === 'rejected') throw userRejected(params.path, 'rejected the change');
+      if (result === 'cancelled') throw RpcError.cancelled('The write was cancelled before the user decided.');
+      if (result === 'partial') throw userRejected(params.path, 'accepted only part of the change; read the file again to see what it holds now');
+      return;
+    }
+
+    await this.tracker.recordChange(key, real, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);
+    await this.apply(sandbox, real, text, before?.format ?? newFileFormat(real), document);
+    this.pending.scheduleRefresh(real, 0);
+    this.follow(real);
+  }
+
+  /** Writes the text: through the open document (and saves it), or atomically on disk in the file's format. */
+  async apply(sandbox: Sandbox, real: string, text: string, format: FileFormat, document = openDocument(real)): Promise<void> {
+    if (!document) {
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = encodeText(text, format);
+      } catch (error) {
+        if (!(error instanceof UnsupportedEncodingError)) throw error;
+        // An encoding we cannot write (Shift JIS, GBK, …): VS Code can, through a document.
+        document = await vscode.workspace.openTextDocument(vscode.Uri.file(real));
+      }
+      if (bytes) {
+        await writeInsideAtomic(sandbox, real, bytes);
+        this.tracker.noteOwnWrite(real, bytes);
+        return;
+      }
+    }
+    if (!(await replaceDocumentText(document!, text))) throw RpcError.internal(`Could not edit ${real}`);
+    // The editor saves through links: check the path again right before.
+    await sandbox.resolve(real, 'write');
+    if (!(await document!.save())) throw RpcError.internal(`Could not save ${real}`);
+    const saved = await fs.readFile(real).catch(() => undefined);
+    if (saved) this.tracker.noteOwnWrite(real, saved);
+  }
+}
+
+function userRejected(path: string, what: string): RpcError {
+  return new RpcError(ErrorCode.internalError, `The user ${what}: ${path}.`, { path, reason: 'user' });
+}

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { ChangeTracker } from './changeTracker';
+import type { ContentRef, EditsState } from './editsState';
+import type { PendingChanges } from './pendingChanges';
+import type { Questions } from './questions';
+import type { ReviewActions } from './reviewActions';
+
+/**
+ * "Restore files to before this message": every file changed in that turn or a later one goes back to what it held
+ * before that turn, after the user confirmed the list. No hidden repository and no git: the per-turn checkpoints the
+ * tracker recorded hold the contents. What the files held just before the restore is kept, and offered back as Undo.
+ */
+export class Checkpoints {
+  constructor(
+    private readonly state: EditsState,
+    private readonly pending: PendingChanges,
+    private readonly tracker: ChangeTracker,
+    private readonly actions: ReviewActions,
+    private readonly questions: Questions,
+  ) {}
+
+  /** The files a restore to before turn `turnIndex` of session `key` would touch. */
+  files(key: string, turnIndex: number): string[] {
+    return [...this.state.checkpoint(key, turnIndex).keys()];
+  }
+
+  async restore(key: string, turnIndex: number): Promise<boolean> {
+    if (this.tracker.currentTurn(key)?.running) {
+      void vscode.window.showWarningMessage('Howdah: stop the agent first; it is still working and could change the files again.');
+      return false;
+    }
+    const files = this.state.checkpoint(key, turnIndex);
+    if (files.size === 0) {
+      void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
+      return false;
+    }
+    const names = [...files.keys()].map((p) => vscode.workspace.asRelativePath(p));
+    const listed = names.slice(0, 15).join('\n') + (names.length > 15 ? `\n… and ${names.length - 15} more` : '');
+    const answer = await this.questions.ask(
+      `Restore ${files.size} file${files.size === 1 ? '' : 's'} to before this message?`,
+      `${listed}\n\nFiles created since then are moved to the trash. What the files hold now can be brought back with Undo.`,
+      'Restore',
+    );
+    if (answer !== 'Restore') return false;
+    const undo = await this.apply(files);
+    for (const p of files.keys()) if (this.pending.has(p)) await this.pending.refresh(p);
+    void vscode.window.showInformationMessage(`Howdah: restored ${files.size} file${files.size === 1 ? '' : 's'}.`, 'Undo').then(async (choice) => {
+      if (choice === 'Undo') await this.apply(undo);
+    });
+    return true;
+  }
+
+  /** Writes each file's stored content; returns what they held before, for Undo. */
+  async apply(files: ReadonlyMap<string, ContentRef>): Promise<Map<string, ContentRef>> {
+    const undo = new Map<string, ContentRef>();
+    const failed: string[] = [];
+    for (const [path, ref] of files) {
+      try {
+        const before = await this.actions.snapshot(path);
+        if (before === ref) continue;
+        if (before !== undefined) undo.set(path, before);
+        await this.actions.restoreContent(path, ref);
+        if (this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
+      } catch (error) {
+        failed.push(`${vscode.workspace.asRelativePath(path)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (failed.length > 0) void vscode.window.showErrorMessage(`Howdah: could not restore ${failed.length} file(s).`, { detail: failed.join('\n'), modal: false });
+    return undo;
+  }
+}

@@ -1,0 +1,181 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Checkpoints } from './checkpoints';
+import { BASELINE_SCHEME, fsPathOf, type DiffViews } from './diffViews';
+import { computeHunks, hunkAtLine, splitLines, type Hunk } from './hunks';
+import type { PendingChanges } from './pendingChanges';
+import { PROPOSAL_SCHEME, type Proposal, type Proposals } from './proposals';
+import type { Questions } from './questions';
+import type { ReviewActions } from './reviewActions';
+
+export interface EditCommandDeps {
+  pending: PendingChanges;
+  proposals: Proposals;
+  actions: ReviewActions;
+  views: DiffViews;
+  checkpoints: Checkpoints;
+  questions: Questions;
+}
+
+type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal: Proposal };
+
+/**
+ * The review's commands, in one table. Each takes what its callers have: a URI (editor title, tree row, the panel),
+ * a CodeLens's `[uri, hunk]`, or nothing (the palette or a key binding: the active editor and its cursor).
+ */
+export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): void {
+  const { pending, proposals, actions, views, checkpoints, questions } = deps;
+
+  const targetOf = (arg: unknown): Target | undefined => {
+    const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri) return undefined;
+    if (uri.scheme === PROPOSAL_SCHEME) {
+      const proposal = proposals.fromUri(uri);
+      return proposal ? { kind: 'proposal', proposal } : undefined;
+    }
+    if (uri.scheme !== 'file' && uri.scheme !== BASELINE_SCHEME) return undefined;
+    const fsPath = fsPathOf(uri);
+    if (pending.has(fsPath)) return { kind: 'review', fsPath };
+    const proposal = proposals.forPath(fsPath);
+    return proposal ? { kind: 'proposal', proposal } : undefined;
+  };
+
+  /** The hunk a command is about: the CodeLens's, or the one at the cursor (either side of the diff). */
+  const hunkFor = async (target: Target, arg: unknown, given: unknown): Promise<Hunk | undefined> => {
+    if (isHunk(given)) return given;
+    if (uriOf(arg)) return undefined;
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return undefined;
+    const line = editor.selection.active.line;
+    if (target.kind === 'proposal') {
+      const c = await proposals.compare(target.proposal);
+      const onLeft = editor.document.uri.scheme !== PROPOSAL_SCHEME;
+      return onLeft ? c.hunks.find((h) => h.baseStart <= line && line < Math.max(h.baseEnd, h.baseStart + 1)) : hunkAtLine(c.hunks, line);
+    }
+    const c = await pending.compare(target.fsPath);
+    if (!c) return undefined;
+    if (editor.document.uri.scheme === BASELINE_SCHEME) return c.hunks.find((h) => h.baseStart <= line && line < Math.max(h.baseEnd, h.baseStart + 1));
+    return hunkAtLine(computeHunks(c.base, splitLines(editor.document.getText())), line);
+  };
+
+  const onHunk = (accept: boolean) => async (arg?: unknown, given?: unknown) => {
+    const target = targetOf(arg);
+    const hunk = target && (await hunkFor(target, arg, given));
+    if (!target || !hunk) {
+      void vscode.window.setStatusBarMessage('Howdah: no agent change here.', 3000);
+      return false;
+    }
+    if (target.kind === 'proposal') return accept ? proposals.acceptHunk(target.proposal, hunk) : proposals.rejectHunk(target.proposal, hunk);
+    return accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk);
+  };
+
+  const onFile = (accept: boolean) => async (arg?: unknown) => {
+    const target = targetOf(arg);
+    if (!target) return false;
+    if (target.kind === 'proposal') {
+      await (accept ? proposals.acceptAll(target.proposal) : proposals.rejectAll(target.proposal));
+      return true;
+    }
+    if (accept) {
+      actions.acceptFile(target.fsPath);
+      return true;
+    }
+    const notOpen = !vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.fsPath === target.fsPath);
+    const before = notOpen ? await actions.snapshot(target.fsPath) : undefined;
+    const done = await actions.rejectFile(target.fsPath);
+    // Written on disk with no editor to undo in: offer the way back.
+    if (done && before !== undefined) offerUndo(`Rejected the agent's changes to ${path.basename(target.fsPath)}.`, new Map([[target.fsPath, before]]));
+    return done;
+  };
+
+  const offerUndo = (message: string, undo: Map<string, string | null>) => {
+    if (undo.size === 0) return;
+    void vscode.window.showInformationMessage(`Howdah: ${message}`, 'Undo').then(async (choice) => {
+      if (choice === 'Undo') await checkpoints.apply(undo);
+    });
+  };
+
+  const open = async (arg?: unknown) => {
+    const target = targetOf(arg);
+    if (!target) return;
+    if (target.kind === 'proposal') return views.openProposal(target.proposal);
+    const c = await pending.compare(target.fsPath);
+    return views.openReview(target.fsPath, { line: c?.hunks[0]?.curStart });
+  };
+
+  const move = (forward: boolean) => async () => {
+    const editor = vscode.window.activeTextEditor;
+    const hunks = editor ? await views.hunksOf(editor.document) : undefined;
+    if (editor && hunks?.length) {
+      const line = editor.selection.active.line;
+      const next = forward ? hunks.find((h) => h.curStart > line) : [...hunks].reverse().find((h) => h.curStart < line);
+      if (next) {
+        const position = new vscode.Position(Math.min(next.curStart, editor.document.lineCount - 1), 0);
+        editor.selection = new vscode.Selection(position, position);
+        editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        return;
+      }
+    }
+    // Past the last change of this file: on to the next file with changes.
+    const files = pending.list();
+    if (files.length === 0) return;
+    const here = editor ? fsPathOf(editor.document.uri) : undefined;
+    const index = files.findIndex((f) => fsPathOf(f.uri) === here);
+    const step = forward ? 1 : -1;
+    await open(files[(index + step + files.length) % files.length].uri);
+  };
+
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    'howdah.showChanges': async () => {
+      const files = pending.list();
+      if (files.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent changes to review.');
+      if (files.length === 1) return open(files[0].uri);
+      const picked = await vscode.window.showQuickPick(
+        files.map((f) => ({ label: path.basename(f.path), description: `${f.path}  ${f.kind === 'modified' ? `+${f.added} −${f.removed}` : f.kind}`, uri: f.uri })),
+        { placeHolder: 'Agent changes to review' },
+      );
+      if (picked) await open(picked.uri);
+    },
+    'howdah.openChanges': open,
+    'howdah.acceptHunk': onHunk(true),
+    'howdah.rejectHunk': onHunk(false),
+    'howdah.acceptFileChanges': onFile(true),
+    'howdah.rejectFileChanges': onFile(false),
+    'howdah.acceptAllChanges': async () => {
+      for (const p of proposals.list()) await proposals.acceptAll(p);
+      return actions.acceptAll();
+    },
+    'howdah.rejectAllChanges': async () => {
+      for (const p of proposals.list()) await proposals.rejectAll(p);
+      const undo = await actions.rejectAll();
+      offerUndo(`Rejected the agent's changes to ${undo.size} file${undo.size === 1 ? '' : 's'}.`, undo);
+      return undo.size;
+    },
+    'howdah.nextChange': move(true),
+    'howdah.previousChange': move(false),
+    'howdah.restoreCheckpoint': (key: string, turnIndex: number) => checkpoints.restore(String(key), Number(turnIndex)),
+    // Not in the palette: what the integration tests read and script (see questions.ts).
+    'howdah.edits.test.state': () => ({
+      pending: pending.list().map((c) => ({ ...c, uri: c.uri.toString(), fsPath: fsPathOf(c.uri) })),
+      proposals: proposals.list().map((p) => ({ path: p.path, mode: p.mode, text: p.text, uri: p.uri.toString() })),
+      asked: questions.asked(),
+    }),
+    'howdah.edits.test.answer': (...answers: string[]) => questions.scriptAnswers(...answers),
+  };
+  for (const [id, handler] of Object.entries(commands)) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...args: unknown[]) => unknown));
+  }
+}
+
+function uriOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(arg)) return vscode.Uri.parse(arg);
+  if (typeof arg === 'object' && arg !== null && 'uri' in arg) return uriOf((arg as { uri: unknown }).uri);
+  return undefined;
+}
+
+function isHunk(v: unknown): v is Hunk {
+  if (typeof v !== 'object' || v === null) return false;
+  const h = v as Record<string, unknown>;
+  return ['baseStart', 'baseEnd', 'curStart', 'curEnd'].every((k) => Number.isInteger(h[k]));
+}

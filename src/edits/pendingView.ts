@@ -1,0 +1,52 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PendingChange, PendingChanges } from './pendingChanges';
+
+export const PENDING_VIEW_ID = 'howdah.pendingChanges';
+
+/**
+ * A native list of the pending changes (next to the chat in the Howdah container): one row per file with its +/-
+ * counts, click for the diff, inline Accept and Reject, Accept all / Reject all in the title, and the count on the
+ * view's badge. The chat panel renders the same model its own way.
+ */
+export class PendingView implements vscode.TreeDataProvider<PendingChange>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<PendingChange>;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly pending: PendingChanges) {
+    this.view = vscode.window.createTreeView(PENDING_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
+    this.subscription = pending.onDidChange(() => this.update());
+    this.update();
+  }
+
+  getChildren(element?: PendingChange): PendingChange[] {
+    return element ? [] : this.pending.list();
+  }
+
+  getTreeItem(change: PendingChange): vscode.TreeItem {
+    const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
+    const dir = path.dirname(change.path);
+    const counts = change.kind === 'created' ? `new, +${change.added}` : change.kind === 'deleted' ? 'deleted' : `+${change.added} −${change.removed}`;
+    item.description = `${dir === '.' ? '' : `${dir}  `}${counts}`;
+    item.resourceUri = change.uri.with({ scheme: 'file', query: '' });
+    item.tooltip = `${change.path} — ${counts}`;
+    item.contextValue = change.uri.scheme === 'file' ? 'howdah.change' : 'howdah.proposal';
+    item.command = { command: 'howdah.openChanges', title: 'Open Changes', arguments: [change.uri] };
+    return item;
+  }
+
+  private update(): void {
+    const count = this.pending.count;
+    this.view.badge = count > 0 ? { value: count, tooltip: `${count} file${count === 1 ? '' : 's'} changed by the agent, to review` } : undefined;
+    this.view.message = count === 0 ? 'No agent changes to review.' : undefined;
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.view.dispose();
+    this.changed.dispose();
+  }
+}
