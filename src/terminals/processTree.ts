@@ -66,6 +66,8 @@ export class ProcessTree {
       child.on('exit', (code, signal) => {
         exitedWith = { exitCode: code, signal };
         this.status = exitedWith;
+        // Nothing left in the group: never signal it again, as its id may be given to an unrelated process.
+        if (!this.treeAlive()) this.gone = true;
         timer = setTimeout(settle, DRAIN_MS);
       });
       child.on('close', settle);
@@ -120,21 +122,26 @@ export class ProcessTree {
 
   /** SIGKILL to the whole tree, now, without waiting: for shutdown, when there is no time for a grace period. */
   killNow(): void {
-    if (!this.gone) this.signalTree('SIGKILL');
+    if (this.treeAlive()) this.signalTree('SIGKILL');
   }
 
   /** True while the leader or anything it started runs. */
   treeAlive(): boolean {
     if (this.gone) return false;
     if (this.running) return true;
-    if (process.platform === 'linux') return treeMembers(this.pid).length > 0;
-    if (!this.groupKill) return false;
-    try {
-      process.kill(-this.pid, 0);
-      return true;
-    } catch {
-      return false;
+    let alive: boolean;
+    if (process.platform === 'linux') alive = treeMembers(this.pid, false).length > 0;
+    else if (!this.groupKill) alive = false;
+    else {
+      try {
+        process.kill(-this.pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
     }
+    if (!alive) this.gone = true;
+    return alive;
   }
 
   private async terminate(graceMs: number): Promise<void> {
@@ -168,7 +175,7 @@ export class ProcessTree {
       return;
     }
     // Members found before the group signal: a child that left the group is still in the session or the tree.
-    const members = process.platform === 'linux' ? treeMembers(this.pid) : [];
+    const members = process.platform === 'linux' ? treeMembers(this.pid, this.running) : [];
     try {
       process.kill(-this.pid, signal);
     } catch {
@@ -194,13 +201,17 @@ interface ProcStat {
 
 /**
  * Linux: the live processes that belong to the tree started as `leader` (a session and group leader): those in its
- * session or group, and the descendants of any of them (or of the leader). Zombies do not count: they are already
- * dead and only wait for their parent.
+ * session or group, and the descendants of any of them (or of the leader while it runs). Zombies do not count: they
+ * are already dead and only wait for their parent.
  */
-export function treeMembers(leader: number): number[] {
+export function treeMembers(leader: number, leaderRuns = true): number[] {
   const all = readProcTable();
   const members = new Set<number>();
-  for (const p of all) if ((p.session === leader || p.pgrp === leader || p.pid === leader) && p.state !== 'Z') members.add(p.pid);
+  for (const p of all) {
+    if (p.state === 'Z') continue;
+    // Once the leader exited, its pid may belong to someone else; its group and session ids cannot, while in use.
+    if (p.session === leader || p.pgrp === leader || (leaderRuns && p.pid === leader)) members.add(p.pid);
+  }
   const children = new Map<number, number[]>();
   for (const p of all) {
     if (p.state === 'Z') continue;
@@ -208,7 +219,7 @@ export function treeMembers(leader: number): number[] {
     if (list) list.push(p.pid);
     else children.set(p.ppid, [p.pid]);
   }
-  const queue = [leader, ...members];
+  const queue = leaderRuns ? [leader, ...members] : [...members];
   while (queue.length) {
     for (const child of children.get(queue.pop()!) ?? []) {
       if (!members.has(child)) {
