@@ -31,7 +31,7 @@ export interface Classification {
   problems: string[];
 }
 
-export function classifyCommand(command: string, args: readonly string[] | undefined, policy: CommandPolicy = {}): Classification {
+export function classifyCommand(command: string, args?: readonly string[], policy: CommandPolicy = {}): Classification {
   const argv = args && args.length > 0 ? [command, ...args] : undefined;
   const written = argv ? formatCommandLine(command, args) : command;
   const hits: RuleHit[] = [];

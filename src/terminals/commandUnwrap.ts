@@ -310,6 +310,10 @@ const SIMPLE_WRAPPERS: Record<string, ReadonlySet<string>> = {
   proxychains: NONE,
   proxychains4: NONE,
   torsocks: NONE,
+  // Package runners: `npx vsce publish` runs vsce.
+  npx: new Set(['-p', '--package']),
+  pnpx: new Set(['-p', '--package']),
+  bunx: new Set(['-p', '--package']),
 };
 
 /** Positional arguments between the options and the command (`flock FILE cmd`, `chrt PRIO cmd`, `taskset MASK cmd`). */

@@ -28,7 +28,11 @@ export function parseShell(source: string): Script {
 }
 
 function parseStrict(source: string): Script {
-  return new Parser(source).parseList(undefined);
+  const parser = new Parser(source);
+  const script = parser.parseList(undefined);
+  // Problems deep inside (nesting cut off) concern the whole line.
+  for (const problem of parser.problems) if (!script.errors.includes(problem)) script.errors.push(problem);
+  return script;
 }
 
 type Stop = ')' | '}' | 'case-item' | undefined;
@@ -39,7 +43,7 @@ class Parser extends WordReader {
   parseList(stop: Stop, into?: Script): Script {
     const script: Script = into ?? { pipelines: [], functions: [], errors: [] };
     if (++this.depth > MAX_DEPTH) {
-      script.errors.push('nested too deeply');
+      this.problems.push('nested too deeply');
       this.pos = this.src.length;
       this.depth--;
       return script;
@@ -248,6 +252,7 @@ class Parser extends WordReader {
       // An unquoted delimiter lets `$( )` in the body run.
       if (doc.expand && doc.redirect.target) {
         const inner = new Parser(doc.redirect.body);
+        inner.problems = this.problems;
         inner.depth = this.depth;
         doc.redirect.target.subs.push(...inner.readHeredocBody().subs);
       }
@@ -287,6 +292,7 @@ class Parser extends WordReader {
 
   protected parseNested(text: string): Script {
     const nested = new Parser(text);
+    nested.problems = this.problems;
     nested.depth = this.depth + 1;
     return nested.parseList(undefined);
   }

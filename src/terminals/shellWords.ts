@@ -60,6 +60,8 @@ export const MAX_DEPTH = 40;
 export abstract class WordReader {
   protected pos = 0;
   protected depth = 0;
+  /** Problems anywhere in the line, shared with the readers of nested texts. */
+  problems: string[] = [];
 
   constructor(protected readonly src: string) {}
 
@@ -218,7 +220,8 @@ export abstract class WordReader {
       if (c === '\\' && (this.src[this.pos] === '`' || this.src[this.pos] === '\\' || this.src[this.pos] === '$')) inner += this.src[this.pos++];
       else inner += c;
     }
-    word.subs.push(this.depth + 1 > MAX_DEPTH ? { pipelines: [], functions: [], errors: ['nested too deeply'] } : this.parseNested(inner));
+    if (this.depth + 1 > MAX_DEPTH) this.problems.push('nested too deeply');
+    else word.subs.push(this.parseNested(inner));
     word.text += `\`${inner}\``;
     word.dynamic = true;
   }
