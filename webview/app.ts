@@ -22,8 +22,10 @@ export class ChatApp {
   private frame: number | undefined;
   private fallback: ReturnType<typeof setTimeout> | undefined;
   private lastResync = 0;
-  /** Frames rendered (the benchmark waits on it). */
+  /** Frames rendered and the time spent in them (the benchmark reads these). */
   renders = 0;
+  renderMs = 0;
+  longestRenderMs = 0;
 
   constructor(
     root: HTMLElement,
@@ -71,6 +73,7 @@ export class ChatApp {
     if (this.fallback !== undefined) clearTimeout(this.fallback);
     this.frame = this.fallback = undefined;
     if (!this.store.hasChanges()) return;
+    const started = performance.now();
     const changes = this.store.takeChanges();
     if (changes.header) {
       this.header.update(this.store.header);
@@ -80,7 +83,10 @@ export class ChatApp {
     if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);
     if (changes.turn) this.prompt.setTurn(this.store.turn);
     if (changes.commands) this.prompt.setCommands(this.store.commands);
+    const elapsed = performance.now() - started;
     this.renders++;
+    this.renderMs += elapsed;
+    this.longestRenderMs = Math.max(this.longestRenderMs, elapsed);
   }
 
   private schedule(): void {

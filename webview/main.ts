@@ -7,5 +7,10 @@ const host = new HostChannel();
 const app = new ChatApp(document.body, host);
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => app.receive(event.data));
 // Read-only probes for the browser tests and the benchmark.
-Object.defineProperty(window, '__howdah', { value: Object.freeze({ nodeCount: () => app.nodeCount(), renders: () => app.renders, render: () => app.render() }) });
+Object.defineProperty(window, '__howdah', { value: Object.freeze({
+    nodeCount: () => app.nodeCount(),
+    renders: () => app.renders,
+    renderStats: () => ({ renders: app.renders, totalMs: app.renderMs, longestMs: app.longestRenderMs }),
+    render: () => app.render(),
+  }) });
 host.post({ type: 'ready' });

@@ -2,6 +2,9 @@ import { stripAnsi } from '../../src/panel/textSafety';
 import { BlockBoundaryScanner } from './blockBoundary';
 import { createMarkdown, type Markdown } from './markdownIt';
 
+/** Characters of completed Markdown per kept group of blocks. */
+const GROUP_SIZE = 16 * 1024;
+
 let shared: Markdown | undefined;
 export function markdown(): Markdown {
   return (shared ??= createMarkdown());
@@ -26,6 +29,8 @@ export class StreamingMarkdown {
   private text = '';
   private committed = 0;
   private tailText: string | undefined;
+  private group: HTMLElement | undefined;
+  private groupSize = 0;
 
   constructor(className = 'md') {
     this.element = document.createElement('div');
@@ -45,10 +50,17 @@ export class StreamingMarkdown {
     this.text = text;
     const cut = this.scanner.scan(text);
     if (cut > this.committed) {
-      const done = document.createElement('div');
-      done.className = 'md-blocks';
-      done.append(renderMarkdown(text.slice(this.committed, cut)));
-      this.tail.before(done);
+      // Completed blocks go into a group until it holds GROUP_SIZE characters: fewer, larger groups keep the
+      // per-frame bookkeeping of off-screen content (content-visibility) small in a long message.
+      if (!this.group || this.groupSize >= GROUP_SIZE) {
+        this.group?.classList.add('md-blocks-done');
+        this.group = document.createElement('div');
+        this.group.className = 'md-blocks';
+        this.groupSize = 0;
+        this.tail.before(this.group);
+      }
+      this.group.append(renderMarkdown(text.slice(this.committed, cut)));
+      this.groupSize += cut - this.committed;
       this.committed = cut;
     }
     const open = text.slice(this.committed);
@@ -63,6 +75,7 @@ export class StreamingMarkdown {
     this.text = '';
     this.committed = 0;
     this.tailText = undefined;
+    this.group = undefined;
     this.tail.replaceChildren();
     this.element.replaceChildren(this.tail);
   }

@@ -38,7 +38,8 @@ export class Transcript {
       const el = this.element;
       this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
     });
-    // Content that grows after rendering (images decoding, fonts) keeps the end in view too.
+    // Following the end happens here, after the browser's own layout of the frame: reading the scroll height in
+    // render() would force a second layout per frame. It also covers content that grows later (images decoding).
     new ResizeObserver(() => this.followEnd()).observe(this.list);
   }
 
@@ -52,7 +53,6 @@ export class Transcript {
     if (this.stick && this.renderers.length > 2 * WINDOW) this.trim();
     this.updateEarlier();
     if (changes.reset || changes.header || changes.entries.size > 0) this.updateWelcome();
-    this.followEnd();
   }
 
   /** Number of DOM nodes under the transcript (for the benchmark and tests). */
