@@ -37,22 +37,24 @@ export class AgentWrites {
     const mode = this.mode();
     if (mode === 'off') throw RpcError.invalidParams('File writes are turned off (the howdah.fs.write setting).');
     const real = await sandbox.resolve(params.path, 'write');
+    // Documents, watchers and the review know the file by its path under the workspace folder as VS Code spells it.
+    const view = await sandbox.viewPath(real);
     // One write per file at a time: two quick writes must not both read the same "before".
-    const previous = this.locks.get(real) ?? Promise.resolve();
-    const run = previous.then(() => this.writeLocked(key, sandbox, params, real, mode, signal));
+    const previous = this.locks.get(view) ?? Promise.resolve();
+    const run = previous.then(() => this.writeLocked(key, sandbox, params, real, view, mode, signal));
     const settled = run.catch(() => undefined);
-    this.locks.set(real, settled);
+    this.locks.set(view, settled);
     void settled.then(() => {
-      if (this.locks.get(real) === settled) this.locks.delete(real);
+      if (this.locks.get(view) === settled) this.locks.delete(view);
     });
     return run;
   }
 
-  private async writeLocked(key: string, sandbox: Sandbox, params: WriteTextFileParams, real: string, mode: WriteMode, signal?: AbortSignal): Promise<void> {
-    const why = sensitiveReason(params.path, real);
+  private async writeLocked(key: string, sandbox: Sandbox, params: WriteTextFileParams, real: string, view: string, mode: WriteMode, signal?: AbortSignal): Promise<void> {
+    const why = sensitiveReason(params.path, real, view);
     if (why) {
       const allow = await this.questions.ask(
-        `The agent wants to write ${vscode.workspace.asRelativePath(real)}.`,
+        `The agent wants to write ${vscode.workspace.asRelativePath(view)}.`,
         `This file is sensitive: ${why}. A change here can run code or change what the agent does. Allow this write?`,
         'Allow',
         'Deny',
@@ -60,13 +62,13 @@ export class AgentWrites {
       if (allow !== 'Allow') throw userRejected(params.path, 'denied the write to this sensitive file');
     }
     const beforeBytes = await readInsideIfExists(sandbox, real, MAX_FILE_BYTES);
-    const before = beforeBytes ? decodeText(beforeBytes, configuredEncoding(real)) : undefined;
+    const before = beforeBytes ? decodeText(beforeBytes, configuredEncoding(view)) : undefined;
     const text = adaptEol(params.content, before?.text);
-    const document = openDocument(real);
+    const document = openDocument(view) ?? openDocument(real);
 
     if (mode === 'ask' || document?.isDirty) {
       const original = document ? document.getText() : (before?.text ?? null);
-      const outcome = this.proposals.propose(real, key, mode === 'ask' ? 'ask' : 'held', text, original, mode === 'ask' ? signal : undefined);
+      const outcome = this.proposals.propose(view, key, mode === 'ask' ? 'ask' : 'held', text, original, mode === 'ask' ? signal : undefined);
       // Held: the agent carries on as if written; the user decides later, in the diff editor.
       if (mode !== 'ask') return;
       const result = await outcome;
@@ -76,14 +78,17 @@ export class AgentWrites {
       return;
     }
 
-    await this.tracker.recordChange(key, real, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);
-    await this.apply(sandbox, real, text, before?.format ?? newFileFormat(real), document);
-    this.pending.scheduleRefresh(real, 0);
-    this.follow(real);
+    await this.tracker.recordChange(key, view, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);
+    await this.apply(sandbox, view, text, before?.format ?? newFileFormat(view), document);
+    this.pending.scheduleRefresh(view, 0);
+    this.follow(view);
   }
 
-  /** Writes the text: through the open document (and saves it), or atomically on disk in the file's format. */
-  async apply(sandbox: Sandbox, real: string, text: string, format: FileFormat, document = openDocument(real)): Promise<void> {
+  /**
+   * Writes the text to the file VS Code knows as `view`: through its open document (and saves it), or atomically on
+   * disk in the file's format. The sandbox is asked again right before, at the time of use.
+   */
+  async apply(sandbox: Sandbox, view: string, text: string, format: FileFormat, document = openDocument(view)): Promise<void> {
     if (!document) {
       let bytes: Uint8Array | undefined;
       try {
@@ -91,20 +96,20 @@ export class AgentWrites {
       } catch (error) {
         if (!(error instanceof UnsupportedEncodingError)) throw error;
         // An encoding we cannot write (Shift JIS, GBK, …): VS Code can, through a document.
-        document = await vscode.workspace.openTextDocument(vscode.Uri.file(real));
+        document = await vscode.workspace.openTextDocument(vscode.Uri.file(view));
       }
       if (bytes) {
-        await writeInsideAtomic(sandbox, real, bytes);
-        this.tracker.noteOwnWrite(real, bytes);
+        await writeInsideAtomic(sandbox, await sandbox.resolve(view, 'write'), bytes);
+        this.tracker.noteOwnWrite(view, bytes);
         return;
       }
     }
-    if (!(await replaceDocumentText(document!, text))) throw RpcError.internal(`Could not edit ${real}`);
+    if (!(await replaceDocumentText(document!, text))) throw RpcError.internal(`Could not edit ${view}`);
     // The editor saves through links: check the path again right before.
-    await sandbox.resolve(real, 'write');
-    if (!(await document!.save())) throw RpcError.internal(`Could not save ${real}`);
-    const saved = await fs.readFile(real).catch(() => undefined);
-    if (saved) this.tracker.noteOwnWrite(real, saved);
+    await sandbox.resolve(view, 'write');
+    if (!(await document!.save())) throw RpcError.internal(`Could not save ${view}`);
+    const saved = await fs.readFile(view).catch(() => undefined);
+    if (saved) this.tracker.noteOwnWrite(view, saved);
   }
 }
 

@@ -36,7 +36,7 @@ export class AgentFiles {
     const real = await this.sandbox.resolve(params.path, 'read');
     const line = params.line ?? undefined;
     const limit = params.limit ?? undefined;
-    const document = openDocument(real) ?? openDocument(this.sandbox.checkLexical(params.path));
+    const document = openDocument(await this.sandbox.viewPath(real)) ?? openDocument(real) ?? openDocument(this.sandbox.checkLexical(params.path));
     if (document) return { content: documentSlice(document, line, limit) };
     let bytes: Buffer;
     try {

@@ -85,6 +85,24 @@ export class Sandbox {
     return false;
   }
 
+  /**
+   * A real path spelled under the root that holds it, as that root was given: a workspace folder opened through a
+   * link (macOS's /tmp, a linked checkout) keeps its own spelling, which is the one VS Code's documents and watchers
+   * use. Links inside the workspace stay resolved.
+   */
+  async viewPath(real: string): Promise<string> {
+    let best: { root: string; depth: number } | undefined;
+    for (const root of this.rootList) {
+      const realRoot = await fs.realpath(root).catch(() => undefined);
+      if (realRoot === undefined) continue;
+      const rootParts = this.split(realRoot);
+      if (!componentsWithin(rootParts, this.split(real), await this.caseFolds(realRoot))) continue;
+      if (!best || rootParts.length > best.depth) best = { root, depth: rootParts.length };
+    }
+    if (!best) return real;
+    return this.path.join(best.root, ...this.split(real).slice(best.depth));
+  }
+
   /** Component-wise containment: `/a/bc` is not inside `/a/b`. Case folded if the sandbox was told to. */
   contains(root: string, candidate: string): boolean {
     return componentsWithin(this.split(root), this.split(candidate), this.options.caseInsensitive ?? this.windows);

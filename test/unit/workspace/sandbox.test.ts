@@ -229,6 +229,18 @@ describe('workspace sandbox', () => {
     assert.equal(extra.contains('/a/b', '/a/b/c'), true);
   });
 
+  it('spells a real path under the root as it was given (a workspace opened through a link)', async () => {
+    const linked = path.join(base, 'ws-link');
+    fs.symlinkSync(root, linked);
+    const through = new Sandbox([linked]);
+    const real = await through.resolve(path.join(linked, 'src', 'a.ts'), 'read');
+    assert.equal(real, path.join(root, 'src', 'a.ts'));
+    assert.equal(await through.viewPath(real), path.join(linked, 'src', 'a.ts'));
+    assert.equal(await through.viewPath(await through.resolve(path.join(linked, 'link-in'), 'read')), path.join(linked, 'src', 'a.ts'));
+    await writeInsideAtomic(through, await through.resolve(path.join(linked, 'via-link.txt'), 'write'), Buffer.from('ok'));
+    assert.equal(fs.readFileSync(path.join(root, 'via-link.txt'), 'utf8'), 'ok');
+  });
+
   it('a case-insensitive sandbox folds case but still refuses escapes', async () => {
     const folding = new Sandbox([root], { caseInsensitive: true });
     assert.equal(folding.checkLexical(root.toUpperCase() + '/SRC/A.TS'), path.resolve(root.toUpperCase() + '/SRC/A.TS'));
