@@ -41,7 +41,8 @@ export class Header {
       h('span', { class: 'agent-name' }, header.agentName ?? 'No session'),
       header.agentVersion ? h('span', { class: 'agent-version' }, ` ${header.agentVersion}`) : null,
       header.status === 'starting' ? h('span', { class: 'status-tag' }, ' starting…') : null,
-      header.status === 'exited' ? h('span', { class: 'status-tag failed' }, ' exited') : null,
+      header.status === 'restarting' ? h('span', { class: 'status-tag' }, ' restarting…') : null,
+      header.status === 'exited' ? h('span', { class: 'status-tag failed', title: 'The agent is not running; the next message starts it again' }, ' exited') : null,
       header.title ? h('span', { class: 'session-title', title: header.title }, ` · ${header.title}`) : null,
       ].filter((n): n is HTMLElement | string => n !== null),
     );

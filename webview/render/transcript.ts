@@ -162,7 +162,8 @@ export class Transcript {
       start.addEventListener('click', () => this.post({ type: 'newSession' }));
       this.welcome.replaceChildren(h('p', {}, 'No agent session yet. Start one, or type a prompt below to start one with the default agent.'), start);
     } else if (header.status === 'starting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), ` Starting ${header.agentName ?? 'the agent'}…`));
-    else if (header.status === 'exited') this.welcome.replaceChildren(h('p', {}, `${header.agentName ?? 'The agent'} has exited.`));
+    else if (header.status === 'restarting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), ` Restarting ${header.agentName ?? 'the agent'}…`));
+    else if (header.status === 'exited') this.welcome.replaceChildren(h('p', {}, `${header.agentName ?? 'The agent'} is not running. Send a message to start it again.`));
     else this.welcome.replaceChildren(h('p', {}, `Ask ${header.agentName ?? 'the agent'} anything. Type / for its commands, @ to mention a file.`));
   }
 
