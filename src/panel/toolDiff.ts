@@ -6,9 +6,9 @@ const SCHEME = 'howdah-tool-diff';
 const KEEP = 50;
 
 /**
- * "Open diff" on a tool call's `diff` content: the agent's old and new text side by side in VS Code's diff editor,
- * both as read-only virtual documents (a diff may be a fragment of the file, so the file on disk is not the right
- * side). Reviewing and reverting edits is the edits layer's job; this only shows what the tool call reported.
+ * "Open diff" on a tool call's `diff` content. When the edits layer reviews changes to that file, its review diff
+ * opens (with Accept / Reject); otherwise the agent's old and new text side by side in VS Code's diff editor, both
+ * as read-only virtual documents (a diff may be a fragment of the file, so the file on disk is not the right side).
  */
 export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
@@ -30,6 +30,7 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
       void vscode.window.showWarningMessage('That change is no longer available.');
       return;
     }
+    if (await openReview(content.path)) return;
     const name = content.path.split(/[\\/]/).pop() || content.path;
     const left = this.store(content.oldText ?? '', `${name} (before)`, content.path);
     const right = this.store(content.newText, `${name} (after)`, content.path);
@@ -50,4 +51,29 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     const ext = /\.[A-Za-z0-9_-]+$/.exec(path)?.[0] ?? '';
     return vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[\\/]/g, '_')}${ext && !label.endsWith(ext) ? ext : ''}`, query: key });
   }
+}
+
+/**
+ * Asks the edits layer to open its review of `path` (`howdah.openChanges`, which does nothing for a file without
+ * pending changes). Opened = the command says so (true), or the active tab changed to a diff.
+ */
+async function openReview(path: string): Promise<boolean> {
+  if (!path.startsWith('/') && !/^[a-z]:[\\/]/i.test(path)) return false;
+  const before = activeTabKey();
+  try {
+    const result: unknown = await vscode.commands.executeCommand('howdah.openChanges', vscode.Uri.file(path));
+    if (result === true) return true;
+  } catch {
+    return false; // no edits layer in this build
+  }
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return activeTabKey() !== before && tab?.input instanceof vscode.TabInputTextDiff;
+}
+
+function activeTabKey(): string {
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  const input = tab?.input;
+  if (input instanceof vscode.TabInputTextDiff) return `diff:${input.original.toString()}|${input.modified.toString()}`;
+  if (input instanceof vscode.TabInputText) return `text:${input.uri.toString()}`;
+  return tab ? `other:${tab.label}` : '';
 }
