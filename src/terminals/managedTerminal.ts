@@ -168,8 +168,9 @@ export class ManagedTerminal {
   }
 
   private append(text: string): void {
-    this.output.append(text);
-    this.history.append(text);
+    const size = Buffer.byteLength(text, 'utf8');
+    this.output.append(text, size);
+    this.history.append(text, size);
     this.version++;
     this.data.fire(text);
   }

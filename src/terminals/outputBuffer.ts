@@ -20,9 +20,9 @@ export class OutputBuffer {
     if (!(limit >= 0)) throw new RangeError(`Output limit must be a non-negative number of bytes, got ${limit}`);
   }
 
-  append(text: string): void {
+  /** `size`: the text's UTF-8 length when the caller already knows it (one command feeds two buffers). */
+  append(text: string, size = Buffer.byteLength(text, 'utf8')): void {
     if (text.length === 0) return;
-    const size = Buffer.byteLength(text, 'utf8');
     this.chunks.push(text);
     this.sizes.push(size);
     this.bytes += size;
