@@ -171,12 +171,8 @@ describe('terminals in the extension host', function () {
     assert.deepEqual(status, { exitCode: null, signal: 'SIGTERM' });
   });
 
-  it("through the extension's own sessions: the fake agent's terminal scenario", async function () {
+  it("through the extension's own sessions: the fake agent's terminal scenarios (agents fake-terminal, test-terminals-basic)", async function () {
     const api = await howdah();
-    const config = vscode.workspace.getConfiguration('howdah');
-    const agents = config.get<Record<string, unknown>>('agents') ?? {};
-    const agent = { name: 'Fake (terminal)', command: process.execPath, args: [path.join(extensionPath(), 'fixtures', 'fake-agent', 'agent.js'), 'terminal'], env: { ELECTRON_RUN_AS_NODE: '1' } };
-    await config.update('agents', { ...agents, 'fake-terminal': agent }, vscode.ConfigurationTarget.Global);
     try {
       const key = await api.newSession('fake-terminal');
       const stop = await api.prompt(key, 'run it').catch((e: Error) => e.message);
@@ -184,9 +180,10 @@ describe('terminals in the extension host', function () {
       if (/-32601|Method not found/.test(stop + text)) this.skip(); // the session manager does not offer terminals yet
       assert.equal(stop, 'end_turn', text.slice(0, 400));
       assert.match(text, /Exit code 0, output: hello/);
+      const basic = await api.newSession('test-terminals-basic');
+      assert.equal(await api.prompt(basic, 'go'), 'end_turn', JSON.stringify(api.snapshot(basic)).slice(0, 400));
     } finally {
       await api.stopAll();
-      await config.update('agents', agents, vscode.ConfigurationTarget.Global);
     }
   });
 });
