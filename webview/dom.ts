@@ -1,4 +1,4 @@
-import { INVISIBLE_RE, splitInvisible, stripAnsi } from '../src/panel/textSafety';
+import { INVISIBLE_RE, PROSE_RE, revealInvisible, splitInvisible, stripAnsi } from '../src/panel/textSafety';
 
 /**
  * DOM building without HTML strings: text goes in as text nodes, attributes through `setAttribute`. Event handler
@@ -45,6 +45,16 @@ export function revealed(text: string, re: RegExp = INVISIBLE_RE): DocumentFragm
     }
   }
   return fragment;
+}
+
+/** Plain text (not Markdown) from the agent: reordering and control characters shown, emoji and scripts intact. */
+export function prose(text: string): DocumentFragment {
+  return revealed(text, PROSE_RE);
+}
+
+/** The same for places that hold only a string (option labels, attributes). */
+export function proseString(text: string): string {
+  return revealInvisible(text, PROSE_RE);
 }
 
 /** Terminal output: escape sequences stripped, hidden characters shown. */

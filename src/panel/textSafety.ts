@@ -10,11 +10,15 @@ const BIDI_CONTROLS = '\u202A-\u202E\u2066-\u2069';
 /** Marks, zero-width characters and tags: legitimate inside emoji and some scripts, so revealed only where exactness matters. */
 const OTHER_INVISIBLES = '\u200E\u200F\u200B-\u200D\u2060\uFEFF';
 const TAGS = '\\u{E0000}-\\u{E007F}';
+/** C0 and C1 controls other than tab and newline (an escape sequence in a command or title is shown, not obeyed). */
+const CONTROLS = '\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F';
 
 /** Every hidden character we reveal in commands, paths, diffs, code and permission prompts. */
-export const INVISIBLE_RE = new RegExp(`[${BIDI_CONTROLS}${OTHER_INVISIBLES}${TAGS}]`, 'gu');
-/** Only the reordering controls: revealed in prose too, where the others have legitimate uses. */
+export const INVISIBLE_RE = new RegExp(`[${BIDI_CONTROLS}${OTHER_INVISIBLES}${TAGS}${CONTROLS}]`, 'gu');
+/** Only the reordering controls: revealed in Markdown prose too, where the others have legitimate uses. */
 export const BIDI_RE = new RegExp(`[${BIDI_CONTROLS}]`, 'gu');
+/** For plain text that is not Markdown (messages, notices, labels): reordering controls and control characters. */
+export const PROSE_RE = new RegExp(`[${BIDI_CONTROLS}${CONTROLS}]`, 'gu');
 
 export function codePointLabel(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;

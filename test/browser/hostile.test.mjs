@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { PAYLOADS } from './payloads.mjs';
 import { chatHost, send } from './support/chatPage.mjs';
-import { agent, error, notice, patch, snapshot, thought, tool, unknown, user } from './support/fixtures.mjs';
+import { agent, error, notice, patch, snapshot, thought, tool, turnEnd, unknown, user } from './support/fixtures.mjs';
 
 const ALLOWED_LINK = /^(https?:|mailto:|file:|vscode:|vscode-insiders:|[a-z]:|(?![a-z][a-z0-9+.-]*:)(?!\/\/))/i;
 const ALLOWED_IMG = /^data:image\/(png|gif|jpeg|webp|bmp);base64,/;
@@ -38,7 +38,8 @@ function everywhere(p) {
       notice(5, p, p, p),
       error(6, p, true, p),
       unknown(7, p, p),
-      agent(8, p),
+      turnEnd(8, p),
+      agent(9, p),
     ],
   });
 }
@@ -64,10 +65,10 @@ describe('chat webview: hostile content', function () {
       // The same text again, streamed in three chunks onto a message.
       const third = Math.ceil(p.length / 3);
       await send(chat.page,
-        patch(snap, { op: 'entry', index: 8, entry: agent(9, '') }),
-        patch(snap, { op: 'append', index: 8, offset: 0, delta: p.slice(0, third) }),
-        patch(snap, { op: 'append', index: 8, offset: third, delta: p.slice(third, 2 * third) }),
-        patch(snap, { op: 'append', index: 8, offset: Math.min(p.length, 2 * third), delta: p.slice(2 * third) }),
+        patch(snap, { op: 'entry', index: 9, entry: agent(10, '') }),
+        patch(snap, { op: 'append', index: 9, offset: 0, delta: p.slice(0, third) }),
+        patch(snap, { op: 'append', index: 9, offset: third, delta: p.slice(third, 2 * third) }),
+        patch(snap, { op: 'append', index: 9, offset: Math.min(p.length, 2 * third), delta: p.slice(2 * third) }),
       );
       // Open everything that renders lazily, and click every link and location.
       await chat.page.evaluate(() => {
@@ -94,6 +95,16 @@ describe('chat webview: hostile content', function () {
           url: location.pathname,
           escapes: inZones('.terminal-output').map((el) => el.textContent).filter((t) => /[\u001b\u009b\u0007]/.test(t)),
           revealedTitle: document.querySelector('.tool-title')?.textContent ?? '',
+          // Reordering and control characters never reach the screen raw (they are shown as ⟨U+…⟩ labels).
+          rawControls: zones.flatMap((z) => {
+            const found = [];
+            const walker = document.createTreeWalker(z, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              if (n.parentElement?.closest('textarea')) continue;
+              if (/[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B-\u001F\u007F-\u009F]/.test(n.nodeValue)) found.push(`${n.parentElement?.className}: ${JSON.stringify(n.nodeValue.slice(0, 40))}`);
+            }
+            return found;
+          }),
         };
       });
       assert.equal(report.pwned, undefined, 'a payload ran');
@@ -106,6 +117,7 @@ describe('chat webview: hostile content', function () {
       assert.deepEqual(report.violations, [], 'CSP violations');
       assert.equal(report.url, '/chat.html', 'the page navigated');
       assert.deepEqual(report.escapes, [], 'terminal escapes shown');
+      assert.deepEqual(report.rawControls, [], 'raw reordering or control characters on screen');
       const hidden = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF]|[\u{E0000}-\u{E007F}]/u;
       if (hidden.test(p)) {
         assert.match(report.revealedTitle, /⟨U\+[0-9A-F]{4,5}⟩/, 'hidden characters are shown');

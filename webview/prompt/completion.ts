@@ -1,4 +1,4 @@
-import { h, revealed } from '../dom';
+import { h, prose, revealed } from '../dom';
 
 export interface CompletionItem {
   readonly label: string;
@@ -43,7 +43,7 @@ export class CompletionList<T extends CompletionItem> {
           'div',
           { class: 'completion-item', role: 'option', id: `${this.id}-${i}`, 'aria-selected': 'false' },
           h('span', { class: 'completion-label' }, revealed(item.label)),
-          item.detail ? h('span', { class: 'completion-detail' }, item.detail) : null,
+          item.detail ? h('span', { class: 'completion-detail' }, prose(item.detail)) : null,
         );
         option.addEventListener('click', () => this.accept(i));
         return option;

@@ -268,7 +268,7 @@ export class PromptEditor {
             preview = img;
           }
         }
-        return h('span', { class: 'chip', role: 'listitem', title: a.kind === 'image' ? a.label : a.label }, preview, h('span', { class: 'chip-label' }, revealed(a.label)), remove);
+        return h('span', { class: 'chip', role: 'listitem', title: a.label }, preview, h('span', { class: 'chip-label' }, revealed(a.label)), remove);
       }),
     );
   }

@@ -1,5 +1,5 @@
 import type { ContentView, LocationView, WebviewMessage } from '../../src/panel/protocol';
-import { h, icon, imageDataUri, revealed } from '../dom';
+import { h, icon, imageDataUri, prose, revealed } from '../dom';
 import { renderMarkdown } from '../markdown/streamingMarkdown';
 
 /** Posts an intent to the host. */
@@ -12,13 +12,13 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
       return h('div', { class: 'md' }, renderMarkdown(content.text));
     case 'image': {
       const src = imageDataUri(content.mimeType, content.data);
-      if (!src) return h('span', { class: 'chip' }, icon('file-media'), ` image (${content.mimeType})`);
+      if (!src) return h('span', { class: 'chip' }, icon('file-media'), ' ', prose(`image (${content.mimeType})`));
       const img = h('img', { class: 'content-image', alt: `Image (${content.mimeType})` });
       img.src = src;
       return img;
     }
     case 'audio':
-      return h('span', { class: 'chip' }, icon('unmute'), ` audio (${content.mimeType})`);
+      return h('span', { class: 'chip' }, icon('unmute'), ' ', prose(`audio (${content.mimeType})`));
     case 'resource_link':
       return linkButton(content.title || content.name, content.uri, 'link', () => post({ type: 'openLink', href: content.uri }));
     case 'resource': {
@@ -46,7 +46,7 @@ function linkButton(text: string, target: string, iconName: string, onClick: () 
 
 /** Raw JSON on demand: rendered only when opened, so a long transcript does not carry it in the DOM. */
 export function rawDetails(label: string, raw: string): HTMLDetailsElement {
-  const details = h('details', { class: 'raw' }, h('summary', {}, label));
+  const details = h('details', { class: 'raw' }, h('summary', {}, prose(label)));
   lazyBody(details, () => h('pre', { class: 'raw-json' }, revealed(raw)));
   return details;
 }

@@ -1,5 +1,5 @@
 import type { EntryView } from '../../src/panel/protocol';
-import { h, icon } from '../dom';
+import { h, icon, prose } from '../dom';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
 import { ToolCard } from './toolCard';
@@ -130,7 +130,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
     { class: 'entry user' },
     h('span', { class: 'sr-only' }, 'You:'),
     // The user's own words, as typed: plain text, not Markdown.
-    h('div', { class: 'user-text' }, entry.text),
+    h('div', { class: 'user-text' }, prose(entry.text)),
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
   );
 }
@@ -150,8 +150,8 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         { class: `entry notice severity-${entry.severity.replace(/[^a-z]/gi, '')}`, role: 'note' },
         icon(entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'),
         ' ',
-        h('span', { class: 'notice-title' }, entry.title),
-        entry.description ? h('div', { class: 'notice-description' }, entry.description) : null,
+        h('span', { class: 'notice-title' }, prose(entry.title)),
+        entry.description ? h('div', { class: 'notice-description' }, prose(entry.description)) : null,
       );
     case 'error': {
       const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Retry' }, icon('refresh'), ' Retry') : null;
@@ -159,16 +159,16 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
       return h(
         'div',
         { class: 'entry error' },
-        h('div', { class: 'error-message' }, icon('error'), ' ', entry.message),
+        h('div', { class: 'error-message' }, icon('error'), ' ', prose(entry.message)),
         entry.detail ? rawDetails('Details', entry.detail) : null,
         retry,
       );
     }
     case 'turn-end':
       if (entry.stopReason === 'end_turn') return h('div', { class: 'entry turn-end quiet' });
-      return h('div', { class: 'entry turn-end' }, icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'), ' ', STOP_REASONS[entry.stopReason] ?? `The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`);
+      return h('div', { class: 'entry turn-end' }, icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'), ' ', STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`));
     case 'unknown':
-      return h('div', { class: 'entry unknown' }, icon('question'), ' ', `Unrecognised update (${entry.label})`, rawDetails('Raw JSON', entry.raw));
+      return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(`Unrecognised update (${entry.label})`), rawDetails('Raw JSON', entry.raw));
     default:
       return h('div', { class: 'entry' });
   }

@@ -1,5 +1,5 @@
 import type { ConfigOptionView, HeaderView, PickerView, SelectChoiceView } from '../../src/panel/protocol';
-import { h, icon } from '../dom';
+import { h, icon, prose, proseString } from '../dom';
 import type { Post } from './contentBlocks';
 
 const CATEGORY_ORDER = ['mode', 'model', 'thought_level', 'model_config'];
@@ -38,12 +38,12 @@ export class Header {
       ...[
       icon('hubot'),
       ' ',
-      h('span', { class: 'agent-name' }, header.agentName ?? 'No session'),
+      h('span', { class: 'agent-name' }, prose(header.agentName ?? 'No session')),
       header.agentVersion ? h('span', { class: 'agent-version' }, ` ${header.agentVersion}`) : null,
       header.status === 'starting' ? h('span', { class: 'status-tag' }, ' starting…') : null,
       header.status === 'restarting' ? h('span', { class: 'status-tag' }, ' restarting…') : null,
       header.status === 'exited' ? h('span', { class: 'status-tag failed', title: 'The agent is not running; the next message starts it again' }, ' exited') : null,
-      header.title ? h('span', { class: 'session-title', title: header.title }, ` · ${header.title}`) : null,
+      header.title ? h('span', { class: 'session-title', title: proseString(header.title) }, ' · ', prose(header.title)) : null,
       ].filter((n): n is HTMLElement | string => n !== null),
     );
     this.updateSessions(header);
@@ -55,7 +55,7 @@ export class Header {
     const key = JSON.stringify(header.sessions);
     if (key !== this.sessionsKey) {
       this.sessionsKey = key;
-      this.sessionPicker.replaceChildren(...header.sessions.map((s) => h('option', { value: s.key }, s.label)));
+      this.sessionPicker.replaceChildren(...header.sessions.map((s) => h('option', { value: s.key }, proseString(s.label))));
     }
     this.sessionPicker.hidden = header.sessions.length < 2;
     if (header.sessionKey) this.sessionPicker.value = header.sessionKey;
@@ -115,16 +115,16 @@ export class Header {
     if (option.type === 'boolean') {
       const input = h('input', { type: 'checkbox' });
       input.addEventListener('change', () => this.post({ type: 'setConfigOption', configId: option.id, value: input.checked }));
-      return h('label', { class: 'picker checkbox', title: option.description }, input, ` ${option.name}`);
+      return h('label', { class: 'picker checkbox', title: option.description && proseString(option.description) }, input, ' ', prose(option.name));
     }
     return this.select(option.name, option.description ?? '', option.groups, (value) => this.post({ type: 'setConfigOption', configId: option.id, value }));
   }
 
   private select(label: string, description: string, groups: readonly { name?: string; options: readonly SelectChoiceView[] }[], onChange: (value: string) => void): HTMLElement {
-    const select = h('select', { 'aria-label': label, title: description ? `${label}: ${description}` : label });
+    const select = h('select', { 'aria-label': proseString(label), title: proseString(description ? `${label}: ${description}` : label) });
     for (const group of groups) {
-      const parent = group.name ? h('optgroup', { label: group.name }) : select;
-      for (const choice of group.options) parent.append(h('option', { value: choice.value, title: choice.description }, choice.name));
+      const parent = group.name ? h('optgroup', { label: proseString(group.name) }) : select;
+      for (const choice of group.options) parent.append(h('option', { value: choice.value, title: choice.description && proseString(choice.description) }, proseString(choice.name)));
       if (parent !== select) select.append(parent);
     }
     select.addEventListener('change', () => onChange(select.value));
@@ -144,7 +144,7 @@ export class Header {
     this.meter.setAttribute('aria-valuenow', String(usage.used));
     this.meter.setAttribute('aria-valuetext', `${percent}% of the context used (${compact(usage.used)} of ${compact(usage.size)} tokens)${cost}`);
     this.meter.title = `${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens${cost}`;
-    this.meterText.textContent = `${percent}%${cost}`;
+    this.meterText.textContent = proseString(`${percent}%${cost}`);
   }
 }
 

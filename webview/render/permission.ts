@@ -1,5 +1,5 @@
 import type { PermissionOptionView, ToolView } from '../../src/panel/protocol';
-import { h, humanize, icon, revealed } from '../dom';
+import { h, humanize, icon, prose, revealed } from '../dom';
 import { locationLink, type Post } from './contentBlocks';
 import { toolKindIcon } from './toolIcons';
 
@@ -16,7 +16,7 @@ export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
     'dl',
     { class: 'permission-facts' },
     h('dt', {}, 'Operation'),
-    h('dd', {}, icon(toolKindIcon(tool.kind)), ' ', humanize(tool.kind)),
+    h('dd', {}, icon(toolKindIcon(tool.kind)), ' ', prose(humanize(tool.kind))),
     h('dt', {}, 'Agent’s description'),
     h('dd', { class: 'agent-words' }, h('q', {}, revealed(tool.title))),
   );

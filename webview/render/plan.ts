@@ -1,5 +1,5 @@
 import type { PlanEntryView, TurnView } from '../../src/panel/protocol';
-import { h, humanize, icon } from '../dom';
+import { h, humanize, icon, prose } from '../dom';
 
 const STATUS_ICONS: Record<string, string> = {
   pending: 'circle-large-outline',
@@ -31,9 +31,9 @@ export class PlanView {
         h(
           'li',
           { class: `plan-entry status-${entry.status.replace(/[^a-z_]/gi, '')}` },
-          h('span', { class: 'plan-status', title: humanize(entry.status) }, icon(STATUS_ICONS[entry.status] ?? 'circle-large-outline'), h('span', { class: 'sr-only' }, `${humanize(entry.status)}: `)),
-          h('span', { class: 'plan-content' }, entry.content),
-          entry.priority ? h('span', { class: `plan-priority priority-${entry.priority.replace(/[^a-z]/gi, '')}`, title: `${entry.priority} priority` }, entry.priority) : null,
+          h('span', { class: 'plan-status' }, icon(STATUS_ICONS[entry.status] ?? 'circle-large-outline'), h('span', { class: 'sr-only' }, prose(`${humanize(entry.status)}: `))),
+          h('span', { class: 'plan-content' }, prose(entry.content)),
+          entry.priority ? h('span', { class: `plan-priority priority-${entry.priority.replace(/[^a-z]/gi, '')}` }, prose(entry.priority)) : null,
         ),
       ),
     );

@@ -1,5 +1,5 @@
 import type { ToolContentView, ToolView } from '../../src/panel/protocol';
-import { h, icon, revealed, terminalText } from '../dom';
+import { h, icon, prose, revealed, terminalText } from '../dom';
 import { contentBlock, locationLink, rawDetails, type Post } from './contentBlocks';
 import { openDiffButton, permissionPrompt } from './permission';
 import { toolKindIcon, toolStatus } from './toolIcons';
@@ -63,7 +63,7 @@ export class ToolCard {
       { class: 'tool-header' },
       h('span', { class: 'tool-kind', title: tool.kind }, icon(toolKindIcon(tool.kind))),
       h('span', { class: 'tool-title' }, revealed(tool.title)),
-      h('span', { class: 'tool-status', title: shown.label }, icon(shown.icon), h('span', { class: 'tool-status-label' }, shown.label)),
+      h('span', { class: 'tool-status' }, icon(shown.icon), h('span', { class: 'tool-status-label' }, prose(shown.label))),
     );
   }
 
@@ -113,7 +113,7 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>): 
   const exit = content.exit;
   const status = exit
     ? exit.signal
-      ? h('span', { class: 'terminal-exit failed' }, `killed by ${exit.signal}`)
+      ? h('span', { class: 'terminal-exit failed' }, prose(`killed by ${exit.signal}`))
       : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, `exit code ${exit.code ?? '?'}`)
     : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), ' running');
   return h(

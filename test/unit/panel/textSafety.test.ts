@@ -11,6 +11,12 @@ describe('panel text safety: hidden characters', () => {
     });
   }
 
+  it('reveals control characters (an escape in a command is shown, not obeyed), keeping tabs and newlines', () => {
+    assert.equal(revealInvisible('rm\u001b[2K -rf'), 'rm⟨U+001B⟩[2K -rf');
+    assert.equal(revealInvisible('a\rb\u0085c'), 'a⟨U+000D⟩b⟨U+0085⟩c');
+    assert.equal(revealInvisible('a\tb\nc'), 'a\tb\nc');
+  });
+
   it('splits text around hidden characters, keeping the rest', () => {
     assert.deepEqual(splitInvisible('rm -rf /\u2066 # ok\u2069'), ['rm -rf /', { hidden: '\u2066', label: 'U+2066' }, ' # ok', { hidden: '\u2069', label: 'U+2069' }]);
     assert.deepEqual(splitInvisible('plain'), ['plain']);
