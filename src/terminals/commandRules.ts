@@ -260,7 +260,7 @@ export function isRootOrHome(word: Word, context: { home?: string }): boolean {
 
 /**
  * A function that calls itself at least twice (`:(){ :|:& }`, `f(){ f & f; }`): each call doubles the processes. A
- * recursive shell function that calls itself twice on purpose is rare enough to be worth the question.
+ * shell function that recurses twice on purpose is rare enough that refusing it costs little (`!fork-bomb` allows it).
  */
 function isForkBomb(name: string, body: Analysis): boolean {
   if (!name) return false;

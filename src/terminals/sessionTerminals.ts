@@ -6,7 +6,7 @@ import type { CreateTerminalParams, TerminalExitStatus, TerminalParams } from '.
 import { Sandbox } from '../workspace/sandbox';
 import { classifyCommand, sameCommand, type Classification } from './commandClassifier';
 import { planLaunch } from './launchPlan';
-import { ManagedTerminal } from './managedTerminal';
+import { DEFAULT_OUTPUT_LIMIT, ManagedTerminal } from './managedTerminal';
 import type { TerminalRegistry } from './terminalRegistry';
 
 /**
@@ -15,6 +15,8 @@ import type { TerminalRegistry } from './terminalRegistry';
  * Before spawning: the cwd is checked by the workspace sandbox, the command is classified (refused, asked, or run),
  * and `howdah.terminal: ask` asks for every command.
  */
+
+const MAX_OUTPUT_LIMIT = 64 * 1024 * 1024;
 
 export interface TerminalSettings {
   /** `howdah.terminal` */
@@ -101,7 +103,8 @@ export class SessionTerminals {
         plan,
         cwd,
         env,
-        outputByteLimit: params.outputByteLimit ?? undefined,
+        // Whatever the agent asks for, memory stays bounded: a larger limit still keeps the last 64 MB.
+        outputByteLimit: Math.min(params.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT, MAX_OUTPUT_LIMIT),
         graceMs: this.options.graceMs,
       });
     } catch (error) {
