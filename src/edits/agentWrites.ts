@@ -78,9 +78,13 @@ export class AgentWrites {
       return;
     }
 
-    await this.tracker.recordChange(key, view, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);
-    await this.apply(sandbox, view, text, before?.format ?? newFileFormat(view), document);
-    this.pending.scheduleRefresh(view, 0);
+    const release = this.pending.hold(view);
+    try {
+      await this.tracker.recordChange(key, view, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);
+      await this.apply(sandbox, view, text, before?.format ?? newFileFormat(view), document);
+    } finally {
+      release();
+    }
     this.follow(view);
   }
 

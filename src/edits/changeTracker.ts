@@ -10,7 +10,7 @@ import { gitHeadVersion } from './gitBaseline';
 import type { PendingChanges } from './pendingChanges';
 
 /** Watcher events keep arriving for a moment after the agent answers the prompt. */
-const TURN_GRACE_MS = 2000;
+const TURN_GRACE_MS = 1000;
 const EVENT_DELAY_MS = 100;
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
 
@@ -153,7 +153,8 @@ export class ChangeTracker implements vscode.Disposable {
 
   /**
    * Our own write is about to change a file: record its exact content before (`before`, null when it did not exist)
-   * as the turn's checkpoint and, if the file is not under review yet, as its baseline.
+   * as the turn's checkpoint and, if the file is not under review yet, as its baseline. Hold the review (see
+   * `PendingChanges.hold`) until the write is done.
    */
   async recordChange(key: string, path: string, before: { bytes: Uint8Array; format: FileFormat } | null, review = true): Promise<void> {
     const session = this.sessions.get(key);
@@ -170,7 +171,7 @@ export class ChangeTracker implements vscode.Disposable {
       this.state.recordCheckpoint(key, turn.index, path, ref);
     }
     if (review && !this.pending.has(path)) {
-      await this.pending.add({ path, session: key, baseline: ref, format, source: 'disk', turn: turn?.index ?? 0, decided: false });
+      await this.pending.add({ path, session: key, baseline: ref, format, source: 'disk', turn: turn?.index ?? 0, decided: false }, false);
     }
     this.persist();
   }
@@ -225,6 +226,7 @@ export class ChangeTracker implements vscode.Disposable {
 
   private async observe(path: string, hint: Hint): Promise<void> {
     const disk = await readDisk(path);
+    this.log(`${hint}: ${path} (${'missing' in disk ? 'missing' : 'unreadable' in disk ? disk.unreadable : 'text'}; turn ${this.turnFor(path)?.index ?? 'none'}; known ${this.state.known.has(path)})`);
     if ('unreadable' in disk) return;
     const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
     const prev = this.state.known.get(path);
@@ -314,12 +316,13 @@ export class ChangeTracker implements vscode.Disposable {
     return { text: disk.text, bytes: disk.bytes };
   }
 
-  /** The turn a change of this path belongs to: a running (or just ended) turn whose roots hold it. */
+  /** The turn a change of this path belongs to: a running turn whose roots hold it (or one that just ended and named it). */
   private turnFor(path: string): Turn | undefined {
     const now = Date.now();
     const turns = [...this.sessions.values()]
       .map((s) => s.turn)
-      .filter((t): t is Turn => !!t && (t.running || now - t.endedAt < TURN_GRACE_MS))
+      // After the answer, only late events for files the turn's tool calls named: anything else is someone else's.
+      .filter((t): t is Turn => !!t && (t.running || (now - t.endedAt < TURN_GRACE_MS && t.mentioned.has(path))))
       .filter((t) => t.session.sandbox.roots.some((root) => t.session.sandbox.contains(root, path)));
     // Several sessions at work in the same folder: the one whose tool calls named the file, else one still running.
     return turns.find((t) => t.mentioned.has(path)) ?? turns.find((t) => t.running) ?? turns[0];

@@ -15,6 +15,8 @@ export interface EditCommandDeps {
   views: DiffViews;
   checkpoints: Checkpoints;
   questions: Questions;
+  /** Recent lines of the edits log, for the tests' diagnostics. */
+  log: () => readonly string[];
 }
 
 type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal: Proposal };
@@ -24,7 +26,7 @@ type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal:
  * a CodeLens's `[uri, hunk]`, or nothing (the palette or a key binding: the active editor and its cursor).
  */
 export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): void {
-  const { pending, proposals, actions, views, checkpoints, questions } = deps;
+  const { pending, proposals, actions, views, checkpoints, questions, log } = deps;
 
   const targetOf = (arg: unknown): Target | undefined => {
     const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
@@ -159,6 +161,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       pending: pending.list().map((c) => ({ ...c, uri: c.uri.toString(), fsPath: fsPathOf(c.uri) })),
       proposals: proposals.list().map((p) => ({ path: p.path, mode: p.mode, text: p.text, uri: p.uri.toString() })),
       asked: questions.asked(),
+      log: log(),
     }),
     'howdah.edits.test.answer': (...answers: string[]) => questions.scriptAnswers(...answers),
   };

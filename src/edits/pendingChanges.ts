@@ -40,6 +40,7 @@ export class PendingChanges implements vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private extras: { list(): PendingChange[] } | undefined;
+  private readonly held = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly baselineChanged = new vscode.EventEmitter<string>();
   /** The list changed (a file came, went, or its counts moved). */
@@ -55,15 +56,19 @@ export class PendingChanges implements vscode.Disposable {
 
   /** Files under review, then agent writes waiting as proposals (their `uri` is the proposal's, for the commands). */
   list(): PendingChange[] {
-    const reviews = [...this.state.reviews.keys()].sort().map((fsPath) => {
-      const c = this.counts.get(fsPath) ?? { added: 0, removed: 0, kind: 'modified' as ChangeKind };
-      return { uri: vscode.Uri.file(fsPath), path: displayPath(fsPath), added: c.added, removed: c.removed, kind: c.kind };
-    });
+    // A file shows once its counts are known (a moment after the change, never as a misleading "+0 −0").
+    const reviews = [...this.state.reviews.keys()]
+      .filter((fsPath) => this.counts.has(fsPath))
+      .sort()
+      .map((fsPath) => {
+        const c = this.counts.get(fsPath)!;
+        return { uri: vscode.Uri.file(fsPath), path: displayPath(fsPath), added: c.added, removed: c.removed, kind: c.kind };
+      });
     return [...reviews, ...(this.extras?.list() ?? [])];
   }
 
   get count(): number {
-    return this.state.reviews.size + (this.extras?.list().length ?? 0);
+    return this.list().length;
   }
 
   /** Adds items from another source (proposals) to the list and its change event. */
@@ -113,10 +118,25 @@ export class PendingChanges implements vscode.Disposable {
     return text;
   }
 
-  async add(entry: ReviewEntry): Promise<void> {
+  /** Starts reviewing a file. `refresh` false when the change is still to be written (ours): see `hold`. */
+  async add(entry: ReviewEntry, refresh = true): Promise<void> {
     this.state.reviews.set(entry.path, entry);
     this.persist();
-    await this.refresh(entry.path);
+    if (refresh) await this.refresh(entry.path);
+  }
+
+  /**
+   * While we write a file, its review must not be dropped for showing no difference yet: a refresh in between (a
+   * document event, a timer) would otherwise see baseline = current and end it. Returns the release.
+   */
+  hold(fsPath: string): () => void {
+    this.held.set(fsPath, (this.held.get(fsPath) ?? 0) + 1);
+    return () => {
+      const n = (this.held.get(fsPath) ?? 1) - 1;
+      if (n <= 0) this.held.delete(fsPath);
+      else this.held.set(fsPath, n);
+      this.scheduleRefresh(fsPath, 0);
+    };
   }
 
   remove(fsPath: string): void {
@@ -176,7 +196,7 @@ export class PendingChanges implements vscode.Disposable {
     const sameText = existed === c.current.exists && c.baseline === (c.current.exists ? c.current.text : null);
     const sameFormat = !c.current.disk || !existed || sameFormatAs(c.entry, c.current);
     if (sameText && (sameFormat || !c.current.exists)) {
-      this.remove(fsPath);
+      if (!this.held.has(fsPath)) this.remove(fsPath);
       return;
     }
     const kind: ChangeKind = !existed ? 'created' : !c.current.exists ? 'deleted' : 'modified';

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Session } from '../session/session';
 import type { ToolCallState } from '../session/state';
 import { AgentFiles } from '../workspace/agentFiles';
 import { Sandbox } from '../workspace/sandbox';
@@ -20,6 +21,11 @@ import { ReviewActions } from './reviewActions';
 
 /** What the session manager and the panel use of the edits layer. */
 export interface EditReview {
+  /**
+   * Follows a session: its tool calls and turns (from its state's change events, whoever sends the prompt) feed the
+   * review and the checkpoints. Returns its file access for the router. Safe to call again after a restart.
+   */
+  attach(key: string, session: Session, cwd: string, extraRoots?: readonly string[]): AgentFiles;
   /** Starts tracking a session; returns its file access for `fs/read_text_file` / `fs/write_text_file`. */
   openSession(key: string, cwd: string, extraRoots?: readonly string[]): AgentFiles;
   /** The file access of an open session. */
@@ -78,7 +84,13 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     void vscode.window.showTextDocument(vscode.Uri.file(fsPath), { preview: true, preserveFocus: true, selection }).then(undefined, () => undefined);
   };
 
-  const tracker = new ChangeTracker(state, blobs, pending, persist, (line) => log.info(line), follow);
+  const recent: string[] = [];
+  const note = (line: string) => {
+    log.info(line);
+    recent.push(line);
+    if (recent.length > 100) recent.shift();
+  };
+  const tracker = new ChangeTracker(state, blobs, pending, persist, note, follow);
   const actions = new ReviewActions(pending, blobs, tracker, workspaceSandbox);
   let views: DiffViews | undefined;
   const writes: { current?: AgentWrites } = {};
@@ -134,13 +146,38 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
       },
     },
   );
-  registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions });
+  registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => recent });
   offerDiffCodeLensOnce(context, pending);
 
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.
   void pending.refreshAll().then(() => blobs.collect(state.referencedBlobs()));
 
+  const attached = new WeakSet<Session>();
   const review: EditReview = {
+    attach: (key, session, cwd, extraRoots = []) => {
+      const files = review.openSession(key, cwd, extraRoots);
+      if (attached.has(session)) return files;
+      attached.add(session);
+      const state = session.state;
+      let turnIndex: number | undefined;
+      const subscription = state.onChange((change) => {
+        if (change.type === 'tool-call') {
+          const call = state.toolCalls.get(change.toolCallId);
+          if (call) tracker.onToolCall(key, call);
+        } else if (change.type === 'turn') {
+          if (state.turn === 'running' && turnIndex === undefined) {
+            // The user message is in the transcript by now: this turn's index is the count of those before it.
+            turnIndex = state.entries.filter((e) => e.kind === 'message' && e.role === 'user').length - 1;
+            tracker.turnStarted(key, turnIndex);
+          } else if (state.turn === 'idle' && turnIndex !== undefined) {
+            tracker.turnEnded(key, turnIndex);
+            turnIndex = undefined;
+          }
+        }
+      });
+      context.subscriptions.push(subscription);
+      return files;
+    },
     openSession: (key, cwd, extraRoots = []) => {
       const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd);
       const files = new AgentFiles([cwd, ...folders, ...extraRoots], (sandbox, params, signal) => writes.current!.write(key, sandbox, params, signal));

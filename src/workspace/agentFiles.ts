@@ -3,7 +3,9 @@ import { RpcError } from '../acp/errors';
 import type { ReadTextFileParams, WriteTextFileParams } from '../acp/schema/clientMethods';
 import { FileTooLargeError, readInside, writeInsideAtomic } from './safeFs';
 import { Sandbox } from './sandbox';
-import { decodeText, looksBinary } from './textCodec';
+import { decodeText, looksBinary, sliceLines } from './textCodec';
+
+export { sliceLines };
 
 const MAX_READ_BYTES = 50 * 1024 * 1024;
 
@@ -82,13 +84,4 @@ function documentSlice(document: vscode.TextDocument, line: number | undefined, 
   const end = limit === undefined ? document.lineCount : Math.min(document.lineCount, start + limit);
   const endPosition = end >= document.lineCount ? document.lineAt(document.lineCount - 1).rangeIncludingLineBreak.end : new vscode.Position(end, 0);
   return document.getText(new vscode.Range(new vscode.Position(start, 0), endPosition));
-}
-
-/** `line` is 1-based; `limit` caps the number of lines. Line endings are kept as they are. */
-export function sliceLines(text: string, line: number | undefined, limit: number | undefined): string {
-  if (line === undefined && limit === undefined) return text;
-  const lines = text.split(/(?<=\n)/);
-  const start = Math.max(0, (line ?? 1) - 1);
-  const end = limit === undefined ? lines.length : start + limit;
-  return lines.slice(start, end).join('');
 }

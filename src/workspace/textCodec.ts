@@ -172,3 +172,23 @@ export function roundTrips(bytes: Uint8Array, configured = 'utf8'): boolean {
     return false;
   }
 }
+
+/**
+ * `line` is 1-based; `limit` caps the number of lines; line endings are kept. Scans for newlines instead of splitting
+ * the whole text, so a 100-line slice of a large file costs little more than finding it.
+ */
+export function sliceLines(text: string, line: number | undefined, limit: number | undefined): string {
+  if (line === undefined && limit === undefined) return text;
+  const lineStart = (from: number, count: number): number => {
+    let at = from;
+    for (let i = 0; i < count; i++) {
+      const nl = text.indexOf('\n', at);
+      if (nl < 0) return text.length;
+      at = nl + 1;
+    }
+    return at;
+  };
+  const start = lineStart(0, Math.max(0, (line ?? 1) - 1));
+  const end = limit === undefined ? text.length : lineStart(start, limit);
+  return text.slice(start, end);
+}

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { adaptEol, decodeText, encodeText, looksBinary, roundTrips, uniformEol } from '../../../src/workspace/textCodec';
+import { adaptEol, decodeText, encodeText, looksBinary, roundTrips, sliceLines, uniformEol } from '../../../src/workspace/textCodec';
 import { sensitiveReason } from '../../../src/workspace/sensitivePaths';
 
 describe('text codec', () => {
@@ -28,6 +28,19 @@ describe('text codec', () => {
       assert.deepEqual(Buffer.from(encodeText(text, format)), Buffer.from(b), `${configured}: ${JSON.stringify(text)}`);
       assert.ok(roundTrips(b, configured));
     }
+  });
+
+  it('slices by 1-based line and limit, keeping line endings', () => {
+    const text = 'a\r\nb\nc\nd';
+    assert.equal(sliceLines(text, undefined, undefined), text);
+    assert.equal(sliceLines(text, 1, 1), 'a\r\n');
+    assert.equal(sliceLines(text, 2, 2), 'b\nc\n');
+    assert.equal(sliceLines(text, 3, undefined), 'c\nd');
+    assert.equal(sliceLines(text, undefined, 2), 'a\r\nb\n');
+    assert.equal(sliceLines(text, 4, 10), 'd');
+    assert.equal(sliceLines(text, 9, 1), '');
+    assert.equal(sliceLines(text, 2, 0), '');
+    assert.equal(sliceLines('x\n', 2, 1), '');
   });
 
   it('falls back to UTF-8 for an unknown configured encoding', () => {

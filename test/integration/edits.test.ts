@@ -1,0 +1,226 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { computeHunks, splitLines } from '../../src/edits/hunks';
+import { agentText, EXTENSION_ID, howdah, waitFor, workspaceFolder } from './helpers';
+
+// Agents for these tests are registered here, each running a scenario of test/integration/scenarios/ with its own
+// environment: `edits-write` writes the prompt's text to $EDITS_TARGET through fs/write_text_file; `edits-disk`
+// announces an edit of $EDITS_TARGET and waits on a permission prompt while the test changes the file on disk, as
+// Claude Code or Codex do, then reports a diff.
+
+interface EditsState {
+  pending: { fsPath: string; uri: string; kind: string; added: number; removed: number }[];
+  proposals: { path: string; mode: string; text: string; uri: string }[];
+  asked: { message: string; detail?: string; answer?: string }[];
+  log: string[];
+}
+
+const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as EditsState;
+const pendingFor = async (file: string) => (await state()).pending.find((p) => p.fsPath === file);
+const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
+
+let agentSeq = 0;
+/** Registers a fake agent running `scenario` with `env`, returns its id. */
+async function agent(scenario: string, env: Record<string, string>): Promise<string> {
+  const config = vscode.workspace.getConfiguration('howdah');
+  const agents = { ...(config.get<Record<string, { command: string; args: string[] }>>('agents') ?? {}) };
+  const fake = agents.fake;
+  const devPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+  const id = `edits-${++agentSeq}`;
+  agents[id] = { command: fake.command, args: [fake.args[0], path.join(devPath, 'test', 'integration', 'scenarios', `${scenario}.json`)], env, name: id } as never;
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  return id;
+}
+
+/** Runs one `edits-disk` turn: when the agent's permission prompt is up, `change` touches the disk, then allow. */
+async function diskTurn(env: Record<string, string>, change: () => void): Promise<string> {
+  const api = await howdah();
+  const key = await api.newSession(await agent('edits-disk', env));
+  const turn = api.prompt(key, 'edit it');
+  await waitFor('the permission prompt', () => {
+    const calls = (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls;
+    return calls['tc-disk']?.permission;
+  });
+  change();
+  await new Promise((r) => setTimeout(r, 300));
+  assert.ok(api.answerPermission(key, 'tc-disk', 'allow-once'));
+  assert.equal(await turn, 'end_turn');
+  return key;
+}
+
+describe('agent edits: applied, then reviewed', function () {
+  this.timeout(60000);
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('howdah.acceptAllChanges');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await (await howdah()).stopAll();
+  });
+
+  it('a write through fs/write_text_file is pending; rejecting restores CRLF, BOM and no final newline byte for byte', async () => {
+    const file = ws('crlf-bom.txt');
+    const original = fs.readFileSync(file);
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'crlf-bom.txt' }));
+    await api.prompt(key, 'line one\nline TWO, changed by the agent\nline three (no final newline)');
+    assert.equal(agentText(api.snapshot(key)), 'write: ', 'the write succeeded');
+    const written = fs.readFileSync(file);
+    assert.deepEqual([...written.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM is kept');
+    assert.ok(written.toString('utf8').includes('changed by the agent\r\n'), 'the agent text took the file line endings');
+    const change = await waitFor('the pending change', () => pendingFor(file));
+    assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
+
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
+    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+    await waitFor('the change to leave the list', async () => !(await pendingFor(file)));
+  });
+
+  it('an agent write over a document with unsaved changes is held, never saved over them', async () => {
+    const file = ws('notes.md');
+    const onDisk = fs.readFileSync(file, 'utf8');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'UNSAVED USER LINE\n'));
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'notes.md' }));
+    await api.prompt(key, 'the agent replaced everything\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), onDisk, 'nothing was saved');
+    assert.ok(editor.document.getText().startsWith('UNSAVED USER LINE\n'), 'the user text is still in the buffer');
+    assert.ok(editor.document.isDirty);
+    const proposal = await waitFor('the held proposal', async () => (await state()).proposals.find((p) => p.path === file));
+    assert.equal(proposal.mode, 'held');
+    await waitFor('the proposal listed with the pending changes', async () => (await state()).pending.some((p) => p.uri === proposal.uri));
+
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.parse(proposal.uri));
+    await waitFor('the proposal to go', async () => !(await state()).proposals.some((p) => p.path === file));
+    assert.ok(editor.document.getText().startsWith('UNSAVED USER LINE\n'));
+    assert.equal(fs.readFileSync(file, 'utf8'), onDisk);
+  });
+
+  it('an agent that writes to disk itself: pending from the watcher and its diff; hunks accepted and rejected one by one', async () => {
+    const file = ws('src/a.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    const lines = splitLines(before);
+    const after = ['// header added by the agent\n', ...lines.slice(0, -1), lines[lines.length - 1], '// footer added by the agent\n'].join('');
+    await diskTurn({ EDITS_TARGET: 'src/a.ts', EDITS_OLD: before, EDITS_NEW: after, EDITS_DIFF_WHOLE: '1' }, () => fs.writeFileSync(file, after));
+    const change = await waitFor('the pending change', () => pendingFor(file));
+    assert.deepEqual([change.kind, change.added, change.removed], ['modified', 2, 0]);
+
+    const hunks = computeHunks(splitLines(before), splitLines(after));
+    assert.equal(hunks.length, 2);
+    assert.equal(await vscode.commands.executeCommand('howdah.acceptHunk', vscode.Uri.file(file).toString(), hunks[0]), true);
+    const rest = computeHunks(splitLines(['// header added by the agent\n', before].join('')), splitLines(after));
+    assert.equal(await vscode.commands.executeCommand('howdah.rejectHunk', vscode.Uri.file(file).toString(), rest[0]), true);
+    await waitFor('the header kept, the footer gone', () => fs.readFileSync(file, 'utf8') === `// header added by the agent\n${before}`);
+    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+  });
+
+  it('created and deleted files are changes too: rejecting deletes the created one and brings back the deleted one', async () => {
+    const created = ws('src/created-by-agent.ts');
+    await diskTurn({ EDITS_TARGET: 'src/created-by-agent.ts', EDITS_NEW: 'export const c = 1;\n', EDITS_DIFF_CREATED: '1' }, () =>
+      fs.writeFileSync(created, 'export const c = 1;\n'),
+    );
+    assert.equal((await waitFor('the created file', () => pendingFor(created))).kind, 'created');
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(created));
+    await waitFor('the created file to be gone', () => !fs.existsSync(created));
+
+    // Past the previous turn's grace period (its late watcher events still count as the agent's).
+    await new Promise((r) => setTimeout(r, 1500));
+    const doomed = ws('doomed.txt');
+    fs.writeFileSync(doomed, 'keep me\r\nexactly');
+    await diskTurn({ EDITS_TARGET: 'doomed.txt' }, () => fs.rmSync(doomed));
+    const deleted = await waitFor('the deleted file', () => pendingFor(doomed)).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${(await state()).log.join('\n')}`);
+    });
+    assert.equal(deleted.kind, 'deleted');
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(doomed));
+    await waitFor('the deleted file back, byte for byte', () => fs.existsSync(doomed) && fs.readFileSync(doomed, 'utf8') === 'keep me\r\nexactly');
+
+    const made = ws('made-through-us.txt');
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'made-through-us.txt' }));
+    await api.prompt(key, 'new\n');
+    assert.equal((await waitFor('the file created through us', () => pendingFor(made))).kind, 'created');
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(made));
+    await waitFor('it to be gone', () => !fs.existsSync(made));
+  });
+
+  it('"restore files to before this message" puts every file back as it was before that turn', async () => {
+    const file = ws('checkpoint.txt');
+    fs.writeFileSync(file, 'original\n');
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'checkpoint.txt' }));
+    await api.prompt(key, 'first turn\n');
+    await api.prompt(key, 'second turn\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'second turn\n');
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
+    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 1), true);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'first turn\n');
+    const asked = (await state()).asked.at(-1)!;
+    assert.match(asked.message, /Restore 1 file/);
+    assert.ok(asked.detail?.includes('checkpoint.txt'), 'the confirmation lists the file');
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
+    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 0), true);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'original\n');
+    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Cancel');
+    await api.prompt(key, 'third turn\n');
+    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 2), false, 'declined: nothing restored');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'third turn\n');
+  });
+
+  it('a write to a file that steers execution asks first, even with writes allowed', async () => {
+    const file = ws('.vscode/tasks.json');
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: '.vscode/tasks.json' }));
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Deny');
+    await api.prompt(key, '{"tasks": []}\n');
+    assert.match(agentText(api.snapshot(key)), /write: The user denied the write/);
+    assert.ok(!fs.existsSync(file), 'nothing written');
+    const asked = (await state()).asked.at(-1)!;
+    assert.match(asked.message, /\.vscode\/tasks\.json/);
+    assert.match(asked.detail ?? '', /sensitive/);
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Allow');
+    await api.prompt(key, '{"tasks": []}\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"tasks": []}\n');
+    assert.ok(await waitFor('the pending change', () => pendingFor(file)));
+  });
+
+  it('with howdah.fs.write = ask the write waits for the diff editor; a rejection reaches the agent as an error', async () => {
+    const config = vscode.workspace.getConfiguration('howdah');
+    await config.update('fs.write', 'ask', vscode.ConfigurationTarget.Global);
+    try {
+      const file = ws('src/a.ts');
+      const before = fs.readFileSync(file, 'utf8');
+      const api = await howdah();
+      const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'src/a.ts' }));
+
+      const rejected = api.prompt(key, 'export const rejected = true;\n');
+      const first = await waitFor('the proposal', async () => (await state()).proposals.find((p) => p.path === file));
+      assert.equal(first.mode, 'ask');
+      assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing written while waiting');
+      await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.parse(first.uri));
+      await rejected;
+      assert.match(agentText(api.snapshot(key)), /write: The user rejected the change/);
+      assert.equal(fs.readFileSync(file, 'utf8'), before);
+
+      const accepted = api.prompt(key, 'export const accepted = true;\n');
+      const second = await waitFor('the second proposal', async () => (await state()).proposals.find((p) => p.path === file));
+      await vscode.commands.executeCommand('howdah.acceptFileChanges', vscode.Uri.parse(second.uri));
+      await accepted;
+      assert.match(agentText(api.snapshot(key)), /write: $/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'export const accepted = true;\n');
+      assert.ok(!(await pendingFor(file)), 'reviewed already: not pending');
+      fs.writeFileSync(file, before);
+    } finally {
+      await config.update('fs.write', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
