@@ -68,7 +68,7 @@ describe('a conversation with the demo agent (installed .vsix)', function () {
     await clickFirstVisible('accept the edit', [
       wv.getByRole('button', { name: /^Accept/ }),
       page.locator('.editor-actions [aria-label^="Accept"]'),
-      page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: /^Accept/ }),
+      page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: /^\W*Accept$/ }),
     ]);
     await shot('accepted');
 
