@@ -15,6 +15,11 @@ export interface LaunchPlan {
   viaShell: boolean;
   /** Windows `cmd.exe /c` needs its command line passed as is. */
   verbatim?: boolean;
+  /**
+   * Windows: what to try when the program cannot be started directly (`npm` is `npm.cmd`, which Node runs only
+   * through cmd.exe).
+   */
+  fallback?: LaunchPlan;
 }
 
 export interface LaunchOptions {
@@ -31,6 +36,15 @@ export interface LaunchOptions {
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash']);
 
 export function planLaunch(command: string, args: readonly string[] | undefined, options: LaunchOptions): LaunchPlan {
+  const plan = planDirect(command, args, options);
+  if ((options.platform ?? process.platform) === 'win32' && !plan.viaShell) {
+    const line = [plan.file, ...plan.args].map(quoteForCmd).join(' ');
+    plan.fallback = { file: comspec(options.env), args: ['/d', '/s', '/c', `"${line}"`], viaShell: true, verbatim: true };
+  }
+  return plan;
+}
+
+function planDirect(command: string, args: readonly string[] | undefined, options: LaunchOptions): LaunchPlan {
   const platform = options.platform ?? process.platform;
   const isFile = options.isFile ?? defaultIsFile;
   if (args && args.length > 0) return { file: command, args: [...args], viaShell: false };
@@ -42,11 +56,17 @@ export function planLaunch(command: string, args: readonly string[] | undefined,
     const words = script.pipelines[0].commands[0].words.map((w) => w.text);
     return { file: words[0], args: words.slice(1), viaShell: false };
   }
-  if (platform === 'win32') {
-    const comspec = options.env.ComSpec || options.env.COMSPEC || 'cmd.exe';
-    return { file: comspec, args: ['/d', '/s', '/c', `"${command}"`], viaShell: true, verbatim: true };
-  }
+  if (platform === 'win32') return { file: comspec(options.env), args: ['/d', '/s', '/c', `"${command}"`], viaShell: true, verbatim: true };
   return { file: userShell(options.env, isFile), args: ['-c', command], viaShell: true };
+}
+
+function comspec(env: NodeJS.ProcessEnv): string {
+  return env.ComSpec || env.COMSPEC || 'cmd.exe';
+}
+
+/** An argument for a cmd.exe line: quoted when it holds spaces or cmd's special characters. */
+function quoteForCmd(arg: string): string {
+  return arg !== '' && !/[\s"&|<>^%()]/.test(arg) ? arg : `"${arg.replace(/"/g, '""')}"`;
 }
 
 /** `$SHELL` when it is a POSIX shell that exists, else `/bin/sh`. */

@@ -77,10 +77,15 @@ export class ManagedTerminal {
       new OutputBuffer(options.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT),
       options.graceMs ?? DEFAULT_GRACE_MS,
     );
-    terminal.tree = await ProcessTree.start(
-      { file: options.plan.file, args: options.plan.args, cwd: options.cwd, env: options.env, verbatim: options.plan.verbatim },
-      (text) => terminal.append(text),
-    );
+    const start = (plan: LaunchPlan) =>
+      ProcessTree.start({ file: plan.file, args: plan.args, cwd: options.cwd, env: options.env, verbatim: plan.verbatim }, (text) => terminal.append(text));
+    try {
+      terminal.tree = await start(options.plan);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!options.plan.fallback || (code !== 'ENOENT' && code !== 'EINVAL')) throw error;
+      terminal.tree = await start(options.plan.fallback);
+    }
     void terminal.tree.exited.then((status) => {
       terminal.version++;
       terminal.exit.fire(status);

@@ -111,6 +111,13 @@ describe('terminals: launch plan', () => {
     assert.deepEqual(plan, { file: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', '"dir && echo x"'], viaShell: true, verbatim: true });
   });
 
+  it('Windows: a program started directly falls back to cmd.exe (npm is npm.cmd)', () => {
+    const plan = planLaunch('npm', ['run', 'a b'], { env: {}, platform: 'win32', isFile });
+    assert.equal(plan.file, 'npm');
+    assert.deepEqual(plan.fallback, { file: 'cmd.exe', args: ['/d', '/s', '/c', '"npm run "a b""'], viaShell: true, verbatim: true });
+    assert.equal(planLaunch('git', ['status'], { env, isFile }).fallback, undefined, 'not elsewhere');
+  });
+
   it('formats argv as a line a shell reads back to the same argv', () => {
     const argv = ['it\'s', 'a b', '', '$HOME', 'plain-1.0', 'x;y'];
     const line = formatCommandLine('echo', argv);
