@@ -111,6 +111,11 @@ export class SessionTerminals {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${plan.file} was not found` : (error as Error).message;
       throw RpcError.internal(`Could not start ${verdict.display}: ${reason}`);
     }
+    if (this.disposed) {
+      // The session ended while the command was starting: it must not outlive it.
+      await terminal.release();
+      throw new RpcError(ErrorCode.invalidRequest, 'The session has ended.');
+    }
     this.terminals.set(id, terminal);
     this.options.registry.add(terminal);
     this.options.ports.show?.(terminal);
