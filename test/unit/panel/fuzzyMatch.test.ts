@@ -31,6 +31,6 @@ describe('panel fuzzy file match', () => {
     const start2 = performance.now();
     assert.equal(search('pkg1', many).length, 50);
     const elapsed2 = performance.now() - start2;
-    assert.ok(elapsed < 50 && elapsed2 < 50, `${elapsed.toFixed(1)} ms, ${elapsed2.toFixed(1)} ms`);
+    assert.ok(elapsed < 100 && elapsed2 < 100, `${elapsed.toFixed(1)} ms, ${elapsed2.toFixed(1)} ms`);
   });
 });

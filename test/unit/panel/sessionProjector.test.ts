@@ -156,7 +156,9 @@ describe('panel session projector', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 40));
     projector.dispose();
-    assert.ok(posts.length >= 3 && posts.length <= 12, `${posts.length} posts in 160 ms`);
+    // At most one post per 16 ms interval (plus the final flush); a loaded machine may manage fewer.
+    const elapsed = Date.now() - start;
+    assert.ok(posts.length >= 1 && posts.length <= Math.ceil(elapsed / 16) + 1, `${posts.length} posts in ${elapsed} ms`);
     const text = (posts as PatchMessage[]).flatMap((p) => p.ops).map((o) => (o.op === 'append' ? o.delta : o.op === 'entry' && o.entry.kind === 'agent' ? o.entry.text : '')).join('');
     assert.equal(text, (state.entries[0] as { text: string }).text, 'the patches add up to the message');
   });

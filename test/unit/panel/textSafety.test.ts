@@ -69,6 +69,6 @@ describe('panel text safety: terminal escapes', () => {
     const text = 'x'.repeat(1_000_000);
     const start = performance.now();
     assert.equal(stripAnsi(text), text);
-    assert.ok(performance.now() - start < 50);
+    assert.ok(performance.now() - start < 100);
   });
 });
