@@ -37,7 +37,7 @@ export class ChatIntents {
       case 'cancel':
         return active?.session.cancel();
       case 'newSession':
-        await this.deps.sessions.newSession().catch(() => undefined); // the manager shows its own errors
+        await this.startSession();
         return;
       case 'selectSession':
         return this.deps.sessions.setActive(message.key);
@@ -73,7 +73,7 @@ export class ChatIntents {
     // An exited session continues: the manager starts its agent again and resumes before prompting.
     if (!target) {
       // Typing into an empty chat starts a session, as the user expects.
-      target = await this.deps.sessions.newSession().catch(() => undefined);
+      target = await this.startSession();
       if (!target) return;
     }
     if (target.session.state.turn !== 'idle') {
@@ -90,6 +90,19 @@ export class ChatIntents {
     this.lastPrompt.set(target.key, { text: message.text, attachments: message.attachments });
     // Failures are recorded in the transcript (with Retry) by the session.
     await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
+  }
+
+  /**
+   * A new session as the New Session command starts it (it asks for an agent when there is no default); the manager
+   * directly where the command is not there. Either shows its own errors.
+   */
+  private async startSession(): Promise<PanelSession | undefined> {
+    try {
+      const key: unknown = await vscode.commands.executeCommand('howdah.newSession');
+      return typeof key === 'string' ? this.deps.sessions.list().find((s) => s.key === key) : undefined;
+    } catch {
+      return this.deps.sessions.newSession().catch(() => undefined);
+    }
   }
 
   private async guard(what: string, call: Promise<void> | undefined): Promise<void> {
