@@ -4,6 +4,7 @@ import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
 import { registerChatPanel } from './panel/registerChatPanel';
+import { registerTerminals } from './terminals/agentTerminals';
 import { createApi } from './testApi';
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -11,7 +12,8 @@ let shutdown: (() => Promise<void>) | undefined;
 /** Builds the object graph: a flat list of registrations, each owning its disposables through `context`. */
 export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const { manager, store } = registerSessions(context, version);
+  const terminals = registerTerminals(context);
+  const { manager, store } = registerSessions(context, version, terminals);
   registerCommands(context, manager, store, version);
   registerStatusBar(context, manager);
   registerChatPanel(context, manager);

@@ -8,6 +8,7 @@ import type { Started } from './managedSession';
 import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
+import type { TerminalsService } from '../terminals/agentTerminals';
 
 /**
  * Gets an agent from "configured" to "ready for a session call": resolve and spawn it, initialize (falling back to an
@@ -18,12 +19,13 @@ export class AgentStarter {
     private readonly registry: AgentRegistry,
     private readonly signIns: SignInPrompts,
     private readonly version: string,
+    private readonly terminals?: TerminalsService,
   ) {}
 
   /** Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. */
   async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
     const spec = await this.registry.launchSpec(agent, cwd, args);
-    const router = new SessionRouter(spec.cwd, log);
+    const router = new SessionRouter(spec.cwd, log, this.terminals);
     const connection = router.launch(spec, agent.name, this.version);
     try {
       return { connection, router, init: await connection.start(), spec };

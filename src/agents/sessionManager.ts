@@ -11,6 +11,7 @@ import { Managed, newKey, type ManagedSession, type Started } from './managedSes
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
+import type { TerminalsService } from '../terminals/agentTerminals';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
 
@@ -32,8 +33,9 @@ export class SessionManager implements vscode.Disposable {
   constructor(
     version: string,
     private readonly store?: SessionStore,
+    terminals?: TerminalsService,
   ) {
-    this.starter = new AgentStarter(this.registry, this.signIns, version);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, terminals);
   }
 
   get active(): ManagedSession | undefined {

@@ -8,6 +8,7 @@ import { AgentFiles } from '../workspace/agentFiles';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import { capabilitySettings, launchAgent } from './agentLauncher';
 import type { AgentLog } from './agentLog';
+import type { TerminalsService } from '../terminals/agentTerminals';
 
 const MAX_EARLY_UPDATES = 10_000;
 
@@ -26,6 +27,7 @@ export class SessionRouter {
   constructor(
     private readonly cwd: string,
     private readonly log: AgentLog,
+    private readonly terminals?: TerminalsService,
   ) {}
 
   launch(spec: LaunchSpec, name: string, version: string): AgentConnection {
@@ -35,7 +37,15 @@ export class SessionRouter {
       if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
       return this.session;
     };
-    const { connection, recorder } = launchAgent(spec, name, version, capabilitySettings(false), this.log, {
+    const terminals = this.terminals?.forSession({
+      agentName: name,
+      cwd: this.cwd,
+      roots,
+      env: { ...process.env, ...spec.env },
+      // A command the user already allowed through the agent's own permission prompt is not asked about twice.
+      toolCalls: () => this.session?.state.toolCalls.values() ?? [],
+    });
+    const { connection, recorder } = launchAgent(spec, name, version, capabilitySettings(!!terminals), this.log, {
       sessionUpdate: (notification) => this.deliver(notification),
       requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
       readTextFile: async (params) => {
@@ -46,7 +56,16 @@ export class SessionRouter {
         own(params.sessionId);
         return files.write(params);
       },
+      ...(terminals && {
+        createTerminal: async (params, signal) => (own(params.sessionId), terminals.createTerminal(params, signal)),
+        terminalOutput: async (params, signal) => (own(params.sessionId), terminals.terminalOutput(params, signal)),
+        waitForTerminalExit: async (params, signal) => (own(params.sessionId), terminals.waitForTerminalExit(params, signal)),
+        killTerminal: async (params, signal) => (own(params.sessionId), terminals.killTerminal(params, signal)),
+        releaseTerminal: async (params, signal) => (own(params.sessionId), terminals.releaseTerminal(params, signal)),
+      }),
     });
+    // Every terminal of the session is released (its process tree killed) when the agent goes.
+    if (terminals) void connection.closed.then(() => terminals.dispose());
     this.recorder = recorder;
     return connection;
   }

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+// zod's compiled parsers probe `navigator` (the extension host warns on every access) and `new Function`; the
+// interpreted path costs ~15% of protocol throughput (npm run bench) and keeps both quiet.
+z.config({ jitless: true });
+
 /**
  * Parsing policy (DIGEST §2, §23): lenient wherever the protocol grows. Unknown keys stay on the object (`_meta`
  * included), an optional field with a bad value becomes absent instead of failing the message, unknown enum strings
