@@ -13,6 +13,7 @@ import type { PendingChanges } from './pendingChanges';
 const TURN_GRACE_MS = 1000;
 const EVENT_DELAY_MS = 100;
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
+const MAX_KNOWN = 10_000;
 
 type Hint = 'created' | 'changed' | 'deleted' | 'reported';
 
@@ -178,7 +179,10 @@ export class ChangeTracker implements vscode.Disposable {
 
   /** We wrote (or restored) a file ourselves: what is there now is known, so its watcher event is not a change. */
   noteOwnWrite(path: string, bytes: Uint8Array | null): void {
-    this.setKnown(path, bytes ? this.blobs.put(bytes) : null, 'session');
+    const ref = bytes ? this.blobs.put(bytes) : null;
+    this.setKnown(path, ref, 'session');
+    const entry = this.pending.entry(path);
+    if (entry) entry.expected = ref;
   }
 
   dispose(): void {
@@ -266,7 +270,12 @@ export class ChangeTracker implements vscode.Disposable {
       await this.reconsider(path, turn);
     }
     this.setKnown(path, nowRef, 'session');
-    if (this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
+    const entry = this.pending.entry(path);
+    if (entry) {
+      // The agent's version: a later difference from it is someone else's change.
+      entry.expected = nowRef;
+      this.pending.scheduleRefresh(path, 0);
+    }
   }
 
   /** A diff reported after the baseline was taken may be a better source (only within the turn, before decisions). */
@@ -329,7 +338,15 @@ export class ChangeTracker implements vscode.Disposable {
   }
 
   private setKnown(path: string, ref: ContentRef, origin: KnownOrigin): void {
+    this.state.known.delete(path);
     this.state.known.set(path, { ref, origin });
+    if (this.state.known.size > MAX_KNOWN) {
+      // Forget the files seen longest ago (never one under review): the map would otherwise grow with every session.
+      for (const p of this.state.known.keys()) {
+        if (this.state.known.size <= MAX_KNOWN * 0.9) break;
+        if (!this.pending.has(p)) this.state.known.delete(p);
+      }
+    }
     if (origin === 'session') this.persist();
   }
 

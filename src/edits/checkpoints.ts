@@ -34,7 +34,11 @@ export class Checkpoints {
       void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
       return false;
     }
-    const names = [...files.keys()].map((p) => vscode.workspace.asRelativePath(p));
+    const names: string[] = [];
+    for (const p of files.keys()) {
+      const later = await this.actions.changedSinceAgent(p);
+      names.push(`${vscode.workspace.asRelativePath(p)}${later ? ' (changed since by someone else: those changes go too)' : ''}`);
+    }
     const listed = names.slice(0, 15).join('\n') + (names.length > 15 ? `\n… and ${names.length - 15} more` : '');
     const answer = await this.questions.ask(
       `Restore ${files.size} file${files.size === 1 ? '' : 's'} to before this message?`,

@@ -17,6 +17,8 @@ export interface EditCommandDeps {
   questions: Questions;
   /** Recent lines of the edits log, for the tests' diagnostics. */
   log: () => readonly string[];
+  /** Saves the state now and says where (for the tests' look at what a reload would find). */
+  save: () => Promise<string>;
 }
 
 type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal: Proposal };
@@ -26,7 +28,7 @@ type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal:
  * a CodeLens's `[uri, hunk]`, or nothing (the palette or a key binding: the active editor and its cursor).
  */
 export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): void {
-  const { pending, proposals, actions, views, checkpoints, questions, log } = deps;
+  const { pending, proposals, actions, views, checkpoints, questions, log, save } = deps;
 
   const targetOf = (arg: unknown): Target | undefined => {
     const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
@@ -164,6 +166,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       log: log(),
     }),
     'howdah.edits.test.answer': (...answers: string[]) => questions.scriptAnswers(...answers),
+    'howdah.edits.test.save': save,
   };
   for (const [id, handler] of Object.entries(commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...args: unknown[]) => unknown));

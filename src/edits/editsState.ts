@@ -25,6 +25,11 @@ export interface ReviewEntry {
   turn: number;
   /** A hunk was accepted or rejected: the baseline is now the user's, never replaced by a late source. */
   decided: boolean;
+  /**
+   * What the file held after the last change we know of (the agent's, or a decision of ours). When the file holds
+   * something else, someone else changed it since, and a whole-file reject asks before discarding that.
+   */
+  expected?: ContentRef;
 }
 
 export interface SessionCheckpoints {
@@ -135,6 +140,7 @@ export class EditsState {
         source: typeof r.source === 'string' ? (r.source as BaselineSource) : 'session',
         turn: typeof r.turn === 'number' ? r.turn : 0,
         decided: r.decided === true,
+        ...(isRef(r.expected) ? { expected: r.expected } : {}),
       });
     }
     for (const s of Array.isArray(data.sessions) ? data.sessions : []) {

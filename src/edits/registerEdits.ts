@@ -14,7 +14,7 @@ import { registerEditCommands } from './editCommands';
 import { EditsState } from './editsState';
 import { newFileFormat, readDisk } from './fileAccess';
 import { PendingChanges, displayPath, type PendingChange } from './pendingChanges';
-import { PendingView } from './pendingView';
+import { PENDING_VIEW_ID, PendingView } from './pendingView';
 import { PROPOSAL_SCHEME, Proposals } from './proposals';
 import { Questions } from './questions';
 import { ReviewActions } from './reviewActions';
@@ -91,7 +91,8 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     if (recent.length > 100) recent.shift();
   };
   const tracker = new ChangeTracker(state, blobs, pending, persist, note, follow);
-  const actions = new ReviewActions(pending, blobs, tracker, workspaceSandbox);
+  const actions = new ReviewActions(pending, blobs, tracker, workspaceSandbox, questions);
+  
   let views: DiffViews | undefined;
   const writes: { current?: AgentWrites } = {};
   const proposals = new Proposals({
@@ -137,7 +138,7 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }], views),
     pending.setExtras({ list: () => [...proposalCounts.values()], onDidChange: proposalsChanged.event }),
     proposals.onDidChangeProposals(() => void recountProposals()),
-    new PendingView(pending),
+    ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending)] : []),
     {
       dispose: () => {
         if (saveTimer) clearTimeout(saveTimer);
@@ -146,7 +147,7 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
       },
     },
   );
-  registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => recent });
+  registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => recent, save: () => save().then(() => stateFile) });
   offerDiffCodeLensOnce(context, pending);
 
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.
@@ -245,4 +246,10 @@ function offerDiffCodeLensOnce(context: vscode.ExtensionContext, pending: Pendin
       });
   });
   context.subscriptions.push(subscription);
+}
+
+/** The list view exists only once package.json declares it (creating an undeclared view shows an error). */
+function contributesView(context: vscode.ExtensionContext, id: string): boolean {
+  const views = (context.extension.packageJSON as { contributes?: { views?: Record<string, { id?: string }[]> } }).contributes?.views ?? {};
+  return Object.values(views).some((list) => list.some((v) => v.id === id));
 }

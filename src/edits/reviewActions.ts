@@ -10,6 +10,7 @@ import type { ContentRef } from './editsState';
 import { applyOffsetEdits, configuredEncoding, openDocument, readCurrent, replaceDocumentText } from './fileAccess';
 import { acceptHunk, rejectEdit, sameHunk, type Hunk } from './hunks';
 import type { PendingChanges } from './pendingChanges';
+import type { Questions } from './questions';
 
 /**
  * Accept and reject, for a hunk, a file or everything under review, and restoring files to stored contents (shared
@@ -24,6 +25,7 @@ export class ReviewActions {
     private readonly blobs: BlobStore,
     private readonly tracker: ChangeTracker,
     private readonly sandbox: () => Sandbox,
+    private readonly questions: Questions,
   ) {}
 
   /** Folds one hunk into the baseline. `hunk` is matched by its ranges: a stale one (the file moved on) does nothing. */
@@ -62,9 +64,21 @@ export class ReviewActions {
     this.pending.remove(fsPath);
   }
 
-  async rejectFile(fsPath: string): Promise<boolean> {
+  /**
+   * Restores the whole file to its baseline. When someone else changed the file after the agent (the user, git, a
+   * formatter), that would discard their change too: asks first (`confirm` false skips that, for callers that asked).
+   */
+  async rejectFile(fsPath: string, confirm = true): Promise<boolean> {
     const entry = this.pending.entry(fsPath);
     if (!entry) return false;
+    if (confirm && (await this.changedSinceAgent(fsPath))) {
+      const answer = await this.questions.ask(
+        `${vscode.workspace.asRelativePath(fsPath)} was changed after the agent changed it.`,
+        'Rejecting the file restores it as it was before the agent, which also discards the later changes. Reject single changes to keep them.',
+        'Reject Anyway',
+      );
+      if (answer !== 'Reject Anyway') return false;
+    }
     await this.restoreContent(fsPath, entry.baseline);
     await this.pending.refresh(fsPath);
     return true;
@@ -76,9 +90,19 @@ export class ReviewActions {
     return paths.length;
   }
 
-  /** Rejects every file; returns what each held before, so the caller can offer to undo. */
+  /** Rejects every file (asking once if some were changed by someone else since); returns what each held, for Undo. */
   async rejectAll(): Promise<Map<string, ContentRef>> {
     const undo = new Map<string, ContentRef>();
+    const changed: string[] = [];
+    for (const p of this.pending.paths()) if (await this.changedSinceAgent(p)) changed.push(vscode.workspace.asRelativePath(p));
+    if (changed.length > 0) {
+      const answer = await this.questions.ask(
+        `${changed.length} of the files were changed after the agent changed them.`,
+        `${changed.slice(0, 15).join('\n')}\n\nRejecting all restores them as they were before the agent, which also discards the later changes.`,
+        'Reject All Anyway',
+      );
+      if (answer !== 'Reject All Anyway') return undo;
+    }
     for (const p of this.pending.paths()) {
       const entry = this.pending.entry(p);
       if (!entry) continue;
@@ -88,6 +112,14 @@ export class ReviewActions {
       await this.pending.refresh(p);
     }
     return undo;
+  }
+
+  /** True when the file no longer holds what the agent (or our last decision) left there, nor its baseline. */
+  async changedSinceAgent(fsPath: string): Promise<boolean> {
+    const entry = this.pending.entry(fsPath);
+    if (!entry || entry.expected === undefined) return false;
+    const now = await this.snapshot(fsPath);
+    return now !== undefined && now !== entry.expected && now !== entry.baseline;
   }
 
   /** What a file holds now, stored (null: absent; undefined: unreadable). Dirty documents count as they are. */

@@ -73,6 +73,13 @@ describe('agent edits: applied, then reviewed', function () {
     const change = await waitFor('the pending change', () => pendingFor(file));
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
 
+    // What a window reload would find: the review and its baseline's exact bytes, in the extension's storage.
+    const stateFile = (await vscode.commands.executeCommand('howdah.edits.test.save')) as string;
+    assert.ok(!stateFile.startsWith(workspaceFolder().fsPath), 'kept outside the workspace');
+    const saved = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { reviews: { path: string; baseline: string }[] };
+    const ref = saved.reviews.find((r) => r.path === file)!.baseline;
+    assert.deepEqual(fs.readFileSync(path.join(path.dirname(stateFile), 'blobs', ref.slice(0, 2), ref.slice(2))), original);
+
     await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
     await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
     await waitFor('the change to leave the list', async () => !(await pendingFor(file)));
@@ -115,6 +122,44 @@ describe('agent edits: applied, then reviewed', function () {
     assert.equal(await vscode.commands.executeCommand('howdah.rejectHunk', vscode.Uri.file(file).toString(), rest[0]), true);
     await waitFor('the header kept, the footer gone', () => fs.readFileSync(file, 'utf8') === `// header added by the agent\n${before}`);
     await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+  });
+
+  it('a file changed by someone else after the agent: the review follows it, and nothing of theirs is overwritten blindly', async () => {
+    const file = ws('src/a.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-write', { EDITS_TARGET: 'src/a.ts' }));
+    await api.prompt(key, `${before}// agent line\n`);
+    await waitFor('the agent change', async () => (await pendingFor(file))?.added === 1);
+    // Past the turn's grace period, the user (or git, a formatter) changes the top of the file on disk.
+    await new Promise((r) => setTimeout(r, 1200));
+    fs.writeFileSync(file, `// user line\n${before}// agent line\n`);
+    await waitFor('the review to follow the new content', async () => (await pendingFor(file))?.added === 2);
+
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Cancel');
+    assert.equal(await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file)), false, 'asked first; declined');
+    assert.match((await state()).asked.at(-1)!.message, /was changed after the agent/);
+    assert.equal(fs.readFileSync(file, 'utf8'), `// user line\n${before}// agent line\n`);
+
+    const hunks = computeHunks(splitLines(before), splitLines(fs.readFileSync(file, 'utf8')));
+    assert.equal(await vscode.commands.executeCommand('howdah.rejectHunk', vscode.Uri.file(file).toString(), hunks[1]), true);
+    await waitFor('only the agent line gone', () => fs.readFileSync(file, 'utf8') === `// user line\n${before}`);
+    fs.writeFileSync(file, before);
+    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+  });
+
+  it('with howdah.followAgent on, the file the agent edits opens at its location', async () => {
+    const config = vscode.workspace.getConfiguration('howdah');
+    await config.update('followAgent', true, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const file = ws('notes.md');
+      await diskTurn({ EDITS_TARGET: 'notes.md' }, () => undefined);
+      const editor = await waitFor('the followed editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === file));
+      assert.equal(editor.selection.active.line, 0);
+    } finally {
+      await config.update('followAgent', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('created and deleted files are changes too: rejecting deletes the created one and brings back the deleted one', async () => {
