@@ -3,7 +3,7 @@ import { chatPageHtml } from './html';
 import { PerSession, type PanelSessions } from './panelSessions';
 import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from './protocol';
 import { SessionProjector } from './sessionProjector';
-import { TerminalTails } from './terminalTails';
+import { TerminalTails, type TerminalTail } from './terminalTails';
 import { headerView } from './viewModel';
 
 export const CHAT_VIEW_ID = 'howdah.chat';
@@ -35,6 +35,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: PanelSessions,
     private readonly log: (message: string) => void,
+    /** Output of terminals the client runs (terminal/create), consulted before what agents report in `_meta`. */
+    private readonly clientTerminals: (terminalId: string) => TerminalTail | undefined = () => undefined,
   ) {
     this.terminals = new PerSession(sessions, (managed) => new TerminalTails(managed.session.state));
     this.disposables.push(this.terminals, sessions.onDidChange(() => this.sessionsChanged()));
@@ -121,7 +123,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private startProjecting(): void {
     this.projector?.dispose();
     const active = this.sessions.active;
-    const terminals = (active && this.terminals.get(active.key)) || { get: () => undefined };
+    const reported = active ? this.terminals.get(active.key) : undefined;
+    const terminals = { get: (id: string) => this.clientTerminals(id) ?? reported?.get(id) };
     this.projectedKey = active?.key;
     this.projector = new SessionProjector(++this.epoch, active?.session.state, terminals, () => this.header(), (m) => this.post(m));
     this.post(this.projector.snapshot());

@@ -4,6 +4,7 @@ import { ChatIntents } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
 import type { PanelSessions } from './panelSessions';
+import type { TerminalTail } from './terminalTails';
 import { PermissionAlerts } from './permissionAlerts';
 import { ToolDiffViewer } from './toolDiff';
 
@@ -14,13 +15,18 @@ export interface ChatPanelProbe {
   readonly permissionNotifications: number;
 }
 
+export interface ChatPanelOptions {
+  /** Output of a terminal the client runs (terminal/create), by id: shown in tool cards as a live tail. */
+  terminalOutput?(terminalId: string): TerminalTail | undefined;
+}
+
 /**
  * The chat panel: the `howdah.chat` webview view, its intents, `@` file search, permission badge and notifications,
  * and the Add Selection / Add File commands. Everything is owned by `context`.
  */
-export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions): ChatPanelProbe {
+export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions = {}): ChatPanelProbe {
   const output = vscode.window.createOutputChannel('Howdah Chat', { log: true });
-  const provider = new ChatViewProvider(context.extensionUri, sessions, (message) => output.warn(message));
+  const provider = new ChatViewProvider(context.extensionUri, sessions, (message) => output.warn(message), (id) => options.terminalOutput?.(id));
   const files = new WorkspaceFileIndex();
   const diffs = new ToolDiffViewer(sessions);
   const alerts = new PermissionAlerts(sessions, () => provider.isVisible);
