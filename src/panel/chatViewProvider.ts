@@ -37,9 +37,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: (message: string) => void,
     /** Output of terminals the client runs (terminal/create), consulted before what agents report in `_meta`. */
     private readonly clientTerminals: (terminalId: string) => TerminalTail | undefined = () => undefined,
+    onClientTerminalOutput?: vscode.Event<string>,
   ) {
     this.terminals = new PerSession(sessions, (managed) => new TerminalTails(managed.session.state));
     this.disposables.push(this.terminals, sessions.onDidChange(() => this.sessionsChanged()));
+    if (onClientTerminalOutput) this.disposables.push(onClientTerminalOutput((id) => this.projector?.terminalChanged(id)));
   }
 
   get isVisible(): boolean {

@@ -18,6 +18,8 @@ export interface ChatPanelProbe {
 export interface ChatPanelOptions {
   /** Output of a terminal the client runs (terminal/create), by id: shown in tool cards as a live tail. */
   terminalOutput?(terminalId: string): TerminalTail | undefined;
+  /** Fires with a terminal's id when its output or exit status changes, so its tool cards update live. */
+  onTerminalOutput?: vscode.Event<string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface ChatPanelOptions {
  */
 export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions = {}): ChatPanelProbe {
   const output = vscode.window.createOutputChannel('Howdah Chat', { log: true });
-  const provider = new ChatViewProvider(context.extensionUri, sessions, (message) => output.warn(message), (id) => options.terminalOutput?.(id));
+  const provider = new ChatViewProvider(context.extensionUri, sessions, (message) => output.warn(message), (id) => options.terminalOutput?.(id), options.onTerminalOutput);
   const files = new WorkspaceFileIndex();
   const diffs = new ToolDiffViewer(sessions);
   const alerts = new PermissionAlerts(sessions, () => provider.isVisible);

@@ -79,6 +79,17 @@ export class SessionProjector {
     this.schedule();
   }
 
+  /** A terminal's output changed outside the session (a client-run terminal): its tool cards are dirty. */
+  terminalChanged(terminalId: string): void {
+    if (!this.state) return;
+    for (const call of this.state.toolCalls.values()) {
+      if (!call.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      const index = this.toolEntry.get(call.toolCallId) ?? this.findToolEntry(call.toolCallId);
+      if (index !== undefined) this.dirtyEntries.add(index);
+    }
+    if (this.dirtyEntries.size > 0) this.schedule();
+  }
+
   /** Sends what is dirty now. Called by the timer; public for tests and for a final flush. */
   flush(): void {
     if (this.timer !== undefined) this.clock.clear(this.timer);

@@ -134,6 +134,18 @@ describe('panel session projector', () => {
     assert.deepEqual(ops(), []);
   });
 
+  it('patches tool cards showing a client terminal whose output changed', () => {
+    const { timer, apply, ops, projector } = setup();
+    apply({ sessionUpdate: 'tool_call', toolCallId: 'tc', title: 'make', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+    projector.snapshot();
+    projector.terminalChanged('term-2');
+    timer.fire();
+    assert.deepEqual(ops(), []);
+    projector.terminalChanged('term-1');
+    timer.fire();
+    assert.deepEqual(ops().map((o) => o.op === 'entry' && o.index), [0]);
+  });
+
   it('stops posting once disposed', () => {
     const { timer, chunk, posts, projector } = setup();
     projector.snapshot();
