@@ -19,7 +19,8 @@ type Hint = 'created' | 'changed' | 'deleted' | 'reported';
 
 export interface TrackedSession {
   readonly key: string;
-  readonly sandbox: Sandbox;
+  /** The session's current sandbox (replaced when the agent restarts with new file access). */
+  sandbox: Sandbox;
   turn?: Turn;
 }
 
@@ -82,6 +83,7 @@ export class ChangeTracker implements vscode.Disposable {
 
   openSession(key: string, sandbox: Sandbox): TrackedSession {
     const session = this.sessions.get(key) ?? { key, sandbox };
+    session.sandbox = sandbox;
     this.sessions.set(key, session);
     for (const root of sandbox.roots) this.watch(root);
     return session;

@@ -42,6 +42,14 @@ export interface SessionCheckpoints {
 
 export type KnownOrigin = 'session' | 'document';
 
+export interface HeldWrite {
+  session: string;
+  /** The agent's text as it stands (rejected hunks already dropped from it), stored as UTF-8: a blob hash. */
+  text: string;
+  /** The file's text when the agent wrote (null: it did not exist). */
+  original: ContentRef;
+}
+
 export interface KnownContent {
   ref: ContentRef;
   origin: KnownOrigin;
@@ -54,6 +62,8 @@ export class EditsState {
   readonly sessions = new Map<string, SessionCheckpoints>();
   /** path → the content we last saw there. */
   readonly known = new Map<string, KnownContent>();
+  /** Agent writes held over unsaved user changes, waiting for a decision: path → the agent's text, the file's. */
+  readonly held = new Map<string, HeldWrite>();
 
   /** Records the content before a turn's first change of a path. False when the turn already has one for it. */
   recordCheckpoint(session: string, turn: number, path: string, before: ContentRef, now = Date.now()): boolean {
@@ -103,6 +113,10 @@ export class EditsState {
     for (const r of this.reviews.values()) add(r.baseline);
     for (const s of this.sessions.values()) for (const files of s.turns.values()) for (const ref of files.values()) add(ref);
     for (const k of this.known.values()) if (!persistedOnly || k.origin === 'session') add(k.ref);
+    for (const h of this.held.values()) {
+      add(h.text);
+      add(h.original);
+    }
     return refs;
   }
 
@@ -122,6 +136,7 @@ export class EditsState {
         turns: [...s.turns].map(([turn, files]) => ({ turn, files: Object.fromEntries(files) })),
       })),
       known: Object.fromEntries([...this.known].filter(([, k]) => k.origin === 'session').map(([path, k]) => [path, [k.ref, k.origin]])),
+      held: Object.fromEntries([...this.held].map(([path, h]) => [path, { ...h }])),
     };
   }
 
@@ -157,6 +172,13 @@ export class EditsState {
         if (Array.isArray(value) && isRef(value[0])) state.known.set(path, { ref: value[0], origin: value[1] === 'document' ? 'document' : 'session' });
       }
     }
+    if (isObject(data.held)) {
+      for (const [path, h] of Object.entries(data.held)) {
+        if (isObject(h) && typeof h.session === 'string' && isRef(h.text) && h.text !== null && isRef(h.original)) {
+          state.held.set(path, { session: h.session, text: h.text, original: h.original });
+        }
+      }
+    }
     return state;
   }
 }
@@ -166,6 +188,7 @@ export interface PersistedState {
   reviews: ReviewEntry[];
   sessions: { id: string; updated: number; turns: { turn: number; files: Record<string, ContentRef> }[] }[];
   known: Record<string, [ContentRef, KnownOrigin]>;
+  held: Record<string, HeldWrite>;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

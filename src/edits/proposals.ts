@@ -72,7 +72,7 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   /** Shows the proposal; resolves when the user has decided every hunk (or the request was cancelled). */
-  propose(path: string, session: string, mode: 'ask' | 'held', text: string, original: string | null, signal?: AbortSignal): Promise<ProposalOutcome> {
+  propose(path: string, session: string, mode: 'ask' | 'held', text: string, original: string | null, signal?: AbortSignal, open = true): Promise<ProposalOutcome> {
     // A newer proposal for the same file replaces an older held one (the agent moved on).
     const older = this.forPath(path);
     if (older) this.finish(older, 'cancelled');
@@ -81,7 +81,7 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
       this.byId.set(p.id, p);
       signal?.addEventListener('abort', () => this.finish(p, 'cancelled'), { once: true });
       this.changed.fire();
-      void this.hooks.opened(p);
+      if (open) void this.hooks.opened(p);
     });
   }
 

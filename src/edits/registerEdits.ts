@@ -48,7 +48,12 @@ export interface EditReview {
 }
 
 /** Builds the edits layer: state from the extension's storage, review model, tracker, editors, commands, list view. */
-export function registerEdits(context: vscode.ExtensionContext): { review: EditReview; pending: PendingChanges } {
+export interface EditsOptions {
+  /** The session "Let the Agent Use Another Folder…" applies to when invoked without one (the panel's active one). */
+  activeSession?: () => string | undefined;
+}
+
+export function registerEdits(context: vscode.ExtensionContext, options: EditsOptions = {}): { review: EditReview; pending: PendingChanges } {
   const dir = path.join(context.storageUri?.fsPath ?? path.join(context.globalStorageUri.fsPath, 'no-workspace'), 'edits');
   const stateFile = path.join(dir, 'state.json');
   const state = EditsState.fromJSON(readJson(stateFile));
@@ -112,6 +117,29 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
   views = new DiffViews(pending, proposals);
   const checkpoints = new Checkpoints(state, pending, tracker, actions, questions);
 
+  // Held writes are pending changes too, so they survive a reload: kept in the state, proposed again on activation.
+  let restoringHeld = true;
+  const keepHeld = () => {
+    if (restoringHeld) return;
+    state.held.clear();
+    for (const p of proposals.list()) {
+      if (p.mode !== 'held') continue;
+      const original = p.original === null ? null : blobs.put(Buffer.from(p.original, 'utf8'));
+      state.held.set(p.path, { session: p.session, text: blobs.put(Buffer.from(p.text, 'utf8')), original });
+    }
+    persist();
+  };
+  void (async () => {
+    for (const [path, h] of [...state.held]) {
+      const text = await blobs.get(h.text);
+      const original = h.original === null ? null : await blobs.get(h.original);
+      if (text === undefined || original === undefined) continue;
+      void proposals.propose(path, h.session, 'held', Buffer.from(text).toString('utf8'), original && Buffer.from(original).toString('utf8'), undefined, false);
+    }
+    restoringHeld = false;
+    keepHeld();
+  })();
+
   // Proposals are pending changes too: listed with the reviews, their counts kept current.
   const proposalCounts = new Map<number, PendingChange>();
   const proposalsChanged = new vscode.EventEmitter<void>();
@@ -137,7 +165,10 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }], views),
     pending.setExtras({ list: () => [...proposalCounts.values()], onDidChange: proposalsChanged.event }),
-    proposals.onDidChangeProposals(() => void recountProposals()),
+    proposals.onDidChangeProposals(() => {
+      void recountProposals();
+      keepHeld();
+    }),
     ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending)] : []),
     {
       dispose: () => {
@@ -154,6 +185,7 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
   void pending.refreshAll().then(() => blobs.collect(state.referencedBlobs()));
 
   const attached = new WeakSet<Session>();
+  const granted = new Map<string, string[]>();
   const review: EditReview = {
     attach: (key, session, cwd, extraRoots = []) => {
       const files = review.openSession(key, cwd, extraRoots);
@@ -181,7 +213,8 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     },
     openSession: (key, cwd, extraRoots = []) => {
       const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd);
-      const files = new AgentFiles([cwd, ...folders, ...extraRoots], (sandbox, params, signal) => writes.current!.write(key, sandbox, params, signal));
+      const roots = [cwd, ...folders, ...extraRoots, ...(granted.get(key) ?? [])];
+      const files = new AgentFiles(roots, (sandbox, params, signal) => writes.current!.write(key, sandbox, params, signal));
       sessions.set(key, files);
       tracker.openSession(key, files.sandbox);
       return files;
@@ -195,6 +228,8 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     turnEnded: (key, turnIndex) => tracker.turnEnded(key, turnIndex),
     onToolCall: (key, call) => tracker.onToolCall(key, call),
     addRoot: (key, folder) => {
+      // Kept per session, so the grant outlives a restart of its agent (new file access, same roots).
+      granted.set(key, [...(granted.get(key) ?? []), folder]);
       const files = sessions.get(key);
       if (!files) return;
       files.addRoot(folder);
@@ -205,6 +240,15 @@ export function registerEdits(context: vscode.ExtensionContext): { review: EditR
     pending,
     flush: save,
   };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('howdah.allowFolderForAgent', async (key?: unknown) => {
+      const target = typeof key === 'string' ? key : options.activeSession?.();
+      if (!target || !sessions.has(target)) return void vscode.window.showInformationMessage('Howdah: start a session first.');
+      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: 'Let the Agent Use' });
+      for (const uri of picked ?? []) review.addRoot(target, uri.fsPath);
+      return picked?.length ?? 0;
+    }),
+  );
   return { review, pending };
 }
 

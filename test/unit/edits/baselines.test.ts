@@ -73,11 +73,13 @@ describe('edits state', () => {
     state.recordCheckpoint('s', 2, '/a', h('a'), 5);
     state.known.set('/a', { ref: h('b'), origin: 'session' });
     state.known.set('/open', { ref: h('c'), origin: 'document' });
+    state.held.set('/held', { session: 's', text: h('d'), original: null });
     const copy = EditsState.fromJSON(JSON.parse(JSON.stringify(state)));
     assert.deepEqual(copy.toJSON(), state.toJSON());
-    assert.deepEqual([...copy.referencedBlobs()].sort(), [h('a'), h('b')], 'what open documents held is not saved');
-    assert.deepEqual([...state.referencedBlobs(true)].sort(), [h('a'), h('b')]);
-    assert.deepEqual([...state.referencedBlobs()].sort(), [h('a'), h('b'), h('c')]);
+    assert.deepEqual([...copy.referencedBlobs()].sort(), [h('a'), h('b'), h('d')], 'what open documents held is not saved');
+    assert.deepEqual([...state.referencedBlobs(true)].sort(), [h('a'), h('b'), h('d')]);
+    assert.deepEqual([...state.referencedBlobs()].sort(), [h('a'), h('b'), h('c'), h('d')]);
+    assert.deepEqual(copy.held.get('/held'), { session: 's', text: h('d'), original: null });
     assert.equal(EditsState.fromJSON({ version: 99, reviews: [{}] }).reviews.size, 0);
     const damaged = EditsState.fromJSON({ version: 1, reviews: [{ path: '/x', baseline: 'not-a-hash' }, { path: '/y', baseline: null }], sessions: 'nope' });
     assert.deepEqual([...damaged.reviews.keys()], ['/y']);
