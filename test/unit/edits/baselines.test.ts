@@ -111,3 +111,15 @@ describe('blob store', () => {
     assert.ok(await reopened.get(a));
   });
 });
+
+describe('git HEAD version', () => {
+  it('reads a tracked file as committed, and nothing for untracked files or outside a repository', async () => {
+    const { gitHeadVersion } = await import('../../../src/edits/gitBaseline');
+    const root = path.resolve(__dirname, '..', '..', '..', '..');
+    const head = await gitHeadVersion(path.join(root, 'LICENSE'));
+    if (head === undefined) return; // no git on this machine, or not a checkout
+    assert.ok(head.toString('utf8').length > 0);
+    assert.equal(await gitHeadVersion(path.join(root, 'no-such-file-anywhere.txt')), undefined);
+    assert.equal(await gitHeadVersion(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-nogit-')), 'x.txt')), undefined);
+  });
+});
