@@ -11,6 +11,7 @@ interface Dependencies {
   readonly files: WorkspaceFileIndex;
   readonly diffs: ToolDiffViewer;
   post(message: HostMessage): void;
+  openTerminal?(terminalId: string): boolean;
 }
 
 /**
@@ -58,6 +59,9 @@ export class ChatIntents {
         return openLocation(message.path, message.line);
       case 'openDiff':
         return this.deps.diffs.open(message.toolCallId, message.index);
+      case 'openTerminal':
+        if (!this.deps.openTerminal?.(message.terminalId)) void vscode.window.showInformationMessage('Howdah: there is no output to show for that command.');
+        return;
       case 'searchFiles': {
         const files = await this.deps.files.search(message.query);
         this.deps.post({ type: 'fileResults', requestId: message.requestId, files });

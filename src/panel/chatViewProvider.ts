@@ -1,10 +1,16 @@
 import * as vscode from 'vscode';
 import { chatPageHtml } from './html';
-import { PerSession, type PanelSessions } from './panelSessions';
+import { PerSession, type PanelSession, type PanelSessions } from './panelSessions';
 import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from './protocol';
 import { SessionProjector } from './sessionProjector';
-import { TerminalTails, type TerminalTail } from './terminalTails';
-import { headerView } from './viewModel';
+import { TerminalTails } from './terminalTails';
+import { headerView, type TerminalLookup } from './viewModel';
+
+/** A session's command output for the tool cards, and which cards to render again when it changes. */
+export interface TerminalSource extends TerminalLookup {
+  onDidChange?(listener: (change: { readonly toolCallIds: readonly string[] }) => void): { dispose(): void };
+  dispose(): void;
+}
 
 export const CHAT_VIEW_ID = 'howdah.chat';
 
@@ -22,7 +28,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private epoch = 0;
   private readonly viewDisposables: vscode.Disposable[] = [];
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly terminals: PerSession<TerminalTails>;
+  private readonly terminals: PerSession<TerminalSource>;
+  private terminalSubscription: { dispose(): void } | undefined;
   /** Attachments added while the page was not there, delivered with the next snapshot. */
   private pendingAttachments: Attachment[] = [];
   private focusPending = false;
@@ -35,13 +42,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: PanelSessions,
     private readonly log: (message: string) => void,
-    /** Output of terminals the client runs (terminal/create), consulted before what agents report in `_meta`. */
-    private readonly clientTerminals: (terminalId: string) => TerminalTail | undefined = () => undefined,
-    onClientTerminalOutput?: vscode.Event<string>,
+    /** Command output per session; by default what agents report in `_meta` (TerminalTails). */
+    terminalSource: (managed: PanelSession) => TerminalSource = (managed) => new TerminalTails(managed.session.state),
+    /** Whether tool cards offer "Open in terminal". */
+    private readonly canOpenTerminals = false,
   ) {
-    this.terminals = new PerSession(sessions, (managed) => new TerminalTails(managed.session.state));
+    this.terminals = new PerSession(sessions, terminalSource);
     this.disposables.push(this.terminals, sessions.onDidChange(() => this.sessionsChanged()));
-    if (onClientTerminalOutput) this.disposables.push(onClientTerminalOutput((id) => this.projector?.terminalChanged(id)));
   }
 
   get isVisible(): boolean {
@@ -90,6 +97,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else this.focusPending = true;
   }
 
+  /** The command output source of the active session (for "Open in terminal"). */
+  activeTerminalSource(): TerminalSource | undefined {
+    const active = this.sessions.active;
+    return active ? this.terminals.get(active.key) : undefined;
+  }
+
   post(message: HostMessage): void {
     if (!this.view || !this.ready) return;
     this.postedMessages++;
@@ -124,16 +137,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** A fresh projector and a snapshot, for a new page or a different active session. */
   private startProjecting(): void {
     this.projector?.dispose();
+    this.terminalSubscription?.dispose();
     const active = this.sessions.active;
-    const reported = active ? this.terminals.get(active.key) : undefined;
-    const terminals = { get: (id: string) => this.clientTerminals(id) ?? reported?.get(id) };
+    const source = this.activeTerminalSource();
+    const terminals: TerminalLookup = {
+      canOpen: this.canOpenTerminals,
+      get: (terminalId) => source?.get(terminalId),
+      terminalIds: source?.terminalIds && ((toolCallId) => source.terminalIds?.(toolCallId) ?? []),
+    };
     this.projectedKey = active?.key;
-    this.projector = new SessionProjector(++this.epoch, active?.session.state, terminals, () => this.header(), (m) => this.post(m));
-    this.post(this.projector.snapshot());
+    const projector = new SessionProjector(++this.epoch, active?.session.state, terminals, () => this.header(), (m) => this.post(m));
+    this.projector = projector;
+    this.terminalSubscription = source?.onDidChange?.((change) => projector.toolCallsChanged(change.toolCallIds));
+    this.post(projector.snapshot());
   }
 
   private stopProjecting(): void {
     this.ready = false;
+    this.terminalSubscription?.dispose();
+    this.terminalSubscription = undefined;
     this.projector?.dispose();
     this.projector = undefined;
     this.projectedKey = undefined;

@@ -33,6 +33,10 @@ export type ToolContentView =
       readonly output: string;
       readonly truncated: boolean;
       readonly exit?: TerminalExitView;
+      /** False once the command ended without an exit report; undefined when unknown. */
+      readonly running?: boolean;
+      /** The host can show this output in a VS Code terminal (`openTerminal`). */
+      readonly openable?: boolean;
     }
   | { readonly type: 'unknown'; readonly raw: string };
 
@@ -228,6 +232,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), href: z.string().min(1).max(10_000) }),
   z.object({ type: z.literal('openLocation'), path: z.string().min(1).max(10_000), line: z.number().int().nonnegative().optional() }),
   z.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('openTerminal'), terminalId: id }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
 ]);

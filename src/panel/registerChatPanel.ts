@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { registerChatCommands } from './chatCommands';
 import { ChatIntents } from './chatIntents';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
-import type { PanelSessions } from './panelSessions';
-import type { TerminalTail } from './terminalTails';
+import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
 import { ToolDiffViewer } from './toolDiff';
 
@@ -16,10 +15,16 @@ export interface ChatPanelProbe {
 }
 
 export interface ChatPanelOptions {
-  /** Output of a terminal the client runs (terminal/create), by id: shown in tool cards as a live tail. */
-  terminalOutput?(terminalId: string): TerminalTail | undefined;
-  /** Fires with a terminal's id when its output or exit status changes, so its tool cards update live. */
-  onTerminalOutput?: vscode.Event<string>;
+  /**
+   * Command output for a session's tool cards (src/terminals' `outputModel(session.state)`: terminals we run and
+   * those the agent reports). Without it, only what agents report in `_meta` is shown.
+   */
+  terminalOutputs?(managed: PanelSession): TerminalSource;
+  /**
+   * "Open in terminal" on a tool card: shows the output in a VS Code terminal; false when nothing is known. `source`
+   * is what `terminalOutputs` returned for the active session.
+   */
+  openTerminal?(terminalId: string, source: TerminalSource | undefined): boolean;
 }
 
 /**
@@ -28,11 +33,24 @@ export interface ChatPanelOptions {
  */
 export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions = {}): ChatPanelProbe {
   const output = vscode.window.createOutputChannel('Howdah Chat', { log: true });
-  const provider = new ChatViewProvider(context.extensionUri, sessions, (message) => output.warn(message), (id) => options.terminalOutput?.(id), options.onTerminalOutput);
+  const provider = new ChatViewProvider(
+    context.extensionUri,
+    sessions,
+    (message) => output.warn(message),
+    options.terminalOutputs?.bind(options),
+    options.openTerminal !== undefined,
+  );
   const files = new WorkspaceFileIndex();
   const diffs = new ToolDiffViewer(sessions);
   const alerts = new PermissionAlerts(sessions, () => provider.isVisible);
-  const intents = new ChatIntents({ sessions, files, diffs, post: (m) => provider.post(m) });
+  const openTerminal = options.openTerminal;
+  const intents = new ChatIntents({
+    sessions,
+    files,
+    diffs,
+    post: (m) => provider.post(m),
+    openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
+  });
 
   provider.onIntent = (message) => {
     if (message.type === 'ready') return;

@@ -79,12 +79,10 @@ export class SessionProjector {
     this.schedule();
   }
 
-  /** A terminal's output changed outside the session (a client-run terminal): its tool cards are dirty. */
-  terminalChanged(terminalId: string): void {
-    if (!this.state) return;
-    for (const call of this.state.toolCalls.values()) {
-      if (!call.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
-      const index = this.toolEntry.get(call.toolCallId) ?? this.findToolEntry(call.toolCallId);
+  /** Tool cards whose output changed outside the session (a running command's terminal) are dirty. */
+  toolCallsChanged(toolCallIds: readonly string[]): void {
+    for (const toolCallId of toolCallIds) {
+      const index = this.toolEntry.get(toolCallId) ?? this.findToolEntry(toolCallId);
       if (index !== undefined) this.dirtyEntries.add(index);
     }
     if (this.dirtyEntries.size > 0) this.schedule();

@@ -23,8 +23,13 @@ import type { TerminalTail } from './terminalTails';
 export const RAW_JSON_LIMIT = 20_000;
 const RESOURCE_TEXT_LIMIT = 20_000;
 
+/** Command output by terminal id (src/terminals' TerminalOutputModel fits; TerminalTails is the fallback). */
 export interface TerminalLookup {
-  get(terminalId: string): TerminalTail | undefined;
+  get(terminalId: string): (TerminalTail & { readonly running?: boolean }) | undefined;
+  /** Every terminal a tool call shows, including ids only reported in `_meta` or `rawOutput`. */
+  terminalIds?(toolCallId: string): readonly string[];
+  /** Whether the host can open a terminal's output in a VS Code terminal. */
+  readonly canOpen?: boolean;
 }
 
 export function entryView(entry: Entry, state: SessionStateView, terminals: TerminalLookup): EntryView {
@@ -54,7 +59,7 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Term
 export function toolView(call: ToolCallState, terminals: TerminalLookup): ToolView {
   const content = call.content.map((c) => toolContentView(c, terminals));
   // A terminal reported only in `_meta` (no `terminal` content): show it as if it were content.
-  for (const id of metaTerminalIds(call)) {
+  for (const id of terminals.terminalIds?.(call.toolCallId) ?? metaTerminalIds(call)) {
     if (!content.some((c) => c.type === 'terminal' && c.terminalId === id) && terminals.get(id)) {
       content.push(terminalView(id, terminals));
     }
@@ -94,7 +99,15 @@ export function toolContentView(content: ToolCallContent, terminals: TerminalLoo
 
 function terminalView(terminalId: string, terminals: TerminalLookup): ToolContentView {
   const tail = terminals.get(terminalId);
-  return { type: 'terminal', terminalId, output: tail?.output ?? '', truncated: tail?.truncated ?? false, exit: tail?.exit ? { ...tail.exit } : undefined };
+  return {
+    type: 'terminal',
+    terminalId,
+    output: tail?.output ?? '',
+    truncated: tail?.truncated ?? false,
+    exit: tail?.exit ? { ...tail.exit } : undefined,
+    running: tail?.running,
+    openable: (terminals.canOpen ?? false) && tail !== undefined,
+  };
 }
 
 export function contentView(block: ContentBlock): ContentView {

@@ -75,7 +75,7 @@ describe('chat webview: rendering', function () {
       tool(1, { title: 'Edit a.ts', kind: 'edit', status: 'in_progress', locations: [{ path: '/w/a.ts', line: 3 }],
         content: [{ type: 'diff', path: '/w/a.ts', added: 2, removed: 1, newFile: false }], rawInput: '{\n  "file": "a.ts"\n}' }),
       tool(2, { title: 'npm test', kind: 'execute', status: 'completed', command: 'npm test --silent',
-        content: [{ type: 'terminal', terminalId: 't1', output: '\u001b[32m1 passing\u001b[0m\r\n\u001b]0;title\u0007done\n', truncated: false, exit: { code: 0, signal: null } }] }),
+        content: [{ type: 'terminal', terminalId: 't1', output: '\u001b[32m1 passing\u001b[0m\r\n\u001b]0;title\u0007done\n', truncated: false, exit: { code: 0, signal: null }, openable: true }] }),
       tool(3, { title: 'Fetch', kind: 'fetch', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'ENOTFOUND *x*' } }] }),
     ] });
     await send(chat.page, snap);
@@ -88,6 +88,8 @@ describe('chat webview: rendering', function () {
     assert.deepEqual(await posted(chat.page, 'openLocation'), [{ type: 'openLocation', path: '/w/a.ts', line: 3 }]);
     assert.equal(await chat.page.locator('.terminal-output').innerText(), '1 passing\ndone');
     assert.match(await chat.page.locator('.terminal-exit').innerText(), /exit code 0/);
+    await chat.page.getByRole('button', { name: 'Open in terminal' }).click();
+    assert.deepEqual(await posted(chat.page, 'openTerminal'), [{ type: 'openTerminal', terminalId: 't1' }]);
     assert.match(await chat.page.locator('.tool-command').innerText(), /npm test --silent/);
     assert.equal(await chat.page.locator('.raw-json').count(), 0, 'raw input is rendered only when opened');
     await chat.page.locator('details.raw > summary').first().click();

@@ -87,7 +87,7 @@ export class ToolCard {
           openDiffButton(toolCallId, index, content.path, this.post),
         );
       case 'terminal':
-        return terminalView(content);
+        return terminalView(content, this.post);
       case 'unknown':
         return rawDetails('Unrecognised tool content', content.raw);
     }
@@ -105,7 +105,7 @@ export class ToolCard {
   }
 }
 
-function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>): HTMLElement {
+function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, post: Post): HTMLElement {
   const lines = content.output.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const hidden = lines.length - TERMINAL_LINES;
@@ -115,11 +115,18 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>): 
     ? exit.signal
       ? h('span', { class: 'terminal-exit failed' }, prose(`killed by ${exit.signal}`))
       : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, `exit code ${exit.code ?? '?'}`)
-    : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), ' running');
+    : content.running === false
+      ? h('span', { class: 'terminal-exit' }, 'ended')
+      : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), ' running');
+  let open: HTMLButtonElement | null = null;
+  if (content.openable) {
+    open = h('button', { type: 'button', class: 'secondary small terminal-open', 'aria-label': 'Open in terminal', title: 'Show the whole output in a terminal' }, icon('link-external'));
+    open.addEventListener('click', () => post({ type: 'openTerminal', terminalId: content.terminalId }));
+  }
   return h(
     'div',
     { class: 'terminal' },
-    h('div', { class: 'terminal-header' }, icon('terminal'), ' Output ', status),
+    h('div', { class: 'terminal-header' }, icon('terminal'), ' Output ', status, open),
     hidden > 0 || content.truncated ? h('div', { class: 'terminal-more' }, `… ${hidden > 0 ? hidden : 'earlier'} lines not shown`) : null,
     h('pre', { class: 'terminal-output', tabindex: 0, 'aria-label': 'Command output' }, terminalText(shown.join('\n'))),
   );

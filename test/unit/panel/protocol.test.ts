@@ -27,6 +27,7 @@ describe('panel protocol: messages from the webview', () => {
     { type: 'openLocation', path: '/w/a.ts', line: 3 },
     { type: 'openLocation', path: '/w/a.ts' },
     { type: 'openDiff', toolCallId: 'tc-1', index: 0 },
+    { type: 'openTerminal', terminalId: 'term-1' },
     { type: 'searchFiles', requestId: 4, query: 'a.t' },
     { type: 'copy', text: 'code' },
   ];

@@ -134,14 +134,14 @@ describe('panel session projector', () => {
     assert.deepEqual(ops(), []);
   });
 
-  it('patches tool cards showing a client terminal whose output changed', () => {
+  it('patches tool cards whose terminal output changed outside the session', () => {
     const { timer, apply, ops, projector } = setup();
     apply({ sessionUpdate: 'tool_call', toolCallId: 'tc', title: 'make', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-1' }] });
     projector.snapshot();
-    projector.terminalChanged('term-2');
+    projector.toolCallsChanged(['unknown']);
     timer.fire();
     assert.deepEqual(ops(), []);
-    projector.terminalChanged('term-1');
+    projector.toolCallsChanged(['tc']);
     timer.fire();
     assert.deepEqual(ops().map((o) => o.op === 'entry' && o.index), [0]);
   });
