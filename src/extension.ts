@@ -3,8 +3,10 @@ import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
+import { registerEdits } from './edits/registerEdits';
 import { registerChatPanel } from './panel/registerChatPanel';
 import { registerTerminals } from './terminals/agentTerminals';
+import type { TerminalOutputModel } from './terminals/terminalOutputModel';
 import { createApi } from './testApi';
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -13,11 +15,20 @@ let shutdown: (() => Promise<void>) | undefined;
 export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const terminals = registerTerminals(context);
-  const { manager, store } = registerSessions(context, version, terminals);
+  let active: () => string | undefined = () => undefined;
+  const { review } = registerEdits(context, { activeSession: () => active() });
+  const { manager, store } = registerSessions(context, version, terminals, review);
+  active = () => manager.active?.key;
   registerCommands(context, manager, store, version);
   registerStatusBar(context, manager);
-  registerChatPanel(context, manager);
-  shutdown = () => manager.shutdown();
+  registerChatPanel(context, manager, {
+    terminalOutputs: (m) => terminals.outputModel(m.session.state),
+    openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
+  });
+  shutdown = async () => {
+    await review.flush();
+    await manager.shutdown();
+  };
   return createApi(manager);
 }
 

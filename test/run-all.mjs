@@ -12,6 +12,7 @@ import { readResults } from './harness/results.mjs';
 const REPORTER = path.join(REPO, 'test', 'harness', 'mocha-reporter.cjs');
 const TIERS = [
   { name: 'unit', args: ['run', '--silent', 'test:unit', '--', '--reporter', REPORTER] },
+  { name: 'browser', args: ['run', '--silent', 'test:browser'] },
   { name: 'integration', args: ['run', '--silent', 'test:integration'] },
   { name: 'e2e', args: ['run', '--silent', 'test:e2e'] },
 ];

@@ -12,6 +12,7 @@ import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsS
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
 import type { TerminalsService } from '../terminals/agentTerminals';
+import type { EditReview } from '../edits/registerEdits';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
 
@@ -34,6 +35,7 @@ export class SessionManager implements vscode.Disposable {
     version: string,
     private readonly store?: SessionStore,
     terminals?: TerminalsService,
+    private readonly edits?: EditReview,
   ) {
     this.starter = new AgentStarter(this.registry, this.signIns, version, terminals);
   }
@@ -89,6 +91,7 @@ export class SessionManager implements vscode.Disposable {
       });
       const managed = new Managed(key, agent, started.connection, started.router, session, log, cwd);
       this.sessions.set(key, managed);
+      started.router.files = this.edits?.attach(key, session, cwd);
       started.router.attach(session);
       this.store?.track(managed);
       this.watchExit(managed);
@@ -136,6 +139,7 @@ export class SessionManager implements vscode.Disposable {
       let sessionId = oldId;
       // With no transcript here yet (a session opened from the agent's history), its replay is the transcript.
       const empty = managed.session.state.entries.length === 0;
+      started.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
       if (empty && acp.supports('loadSession')) {
         started.router.attach(managed.session);
         setup = await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers });
@@ -236,6 +240,7 @@ export class SessionManager implements vscode.Disposable {
     if (!managed) return;
     this.sessions.delete(key);
     this.store?.untrack(key);
+    this.edits?.closeSession(key);
     const connection = managed.connection;
     if (connection && managed.status === 'ready' && connection.acp.supports('closeSession')) {
       await connection.acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);

@@ -23,6 +23,8 @@ export class SessionRouter {
   private dropping: string | undefined;
   /** The connection's recent traffic, for the protocol log and the debug bundle. */
   recorder: ProtocolRecorder | undefined;
+  /** The edits layer's file access for this session (buffer reads, reviewed writes), set once its key is known. */
+  files: AgentFiles | undefined;
 
   constructor(
     private readonly cwd: string,
@@ -50,11 +52,11 @@ export class SessionRouter {
       requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
       readTextFile: async (params) => {
         own(params.sessionId);
-        return files.read(params);
+        return (this.files ?? files).read(params);
       },
-      writeTextFile: async (params) => {
+      writeTextFile: async (params, signal) => {
         own(params.sessionId);
-        return files.write(params);
+        return (this.files ?? files).write(params, signal);
       },
       ...(terminals && {
         createTerminal: async (params, signal) => (own(params.sessionId), terminals.createTerminal(params, signal)),

@@ -99,12 +99,18 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     });
   };
 
-  const open = async (arg?: unknown) => {
+  /** Resolves to true when a review opened; asked for a file with nothing pending (the chat panel does), it stays quiet. */
+  const open = async (arg?: unknown): Promise<boolean> => {
     const target = targetOf(arg);
-    if (!target) return;
-    if (target.kind === 'proposal') return views.openProposal(target.proposal);
+    if (!target) return false;
+    if (target.kind === 'proposal') {
+      await views.openProposal(target.proposal);
+      return true;
+    }
+    if (arg !== undefined && !pending.entry(target.fsPath)) return false;
     const c = await pending.compare(target.fsPath);
-    return views.openReview(target.fsPath, { line: c?.hunks[0]?.curStart });
+    await views.openReview(target.fsPath, { line: c?.hunks[0]?.curStart });
+    return !!pending.entry(target.fsPath);
   };
 
   const move = (forward: boolean) => async () => {
@@ -133,7 +139,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     'howdah.showChanges': async () => {
       const files = pending.list();
       if (files.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent changes to review.');
-      if (files.length === 1) return open(files[0].uri);
+      if (files.length === 1) return void (await open(files[0].uri));
       const picked = await vscode.window.showQuickPick(
         files.map((f) => ({ label: path.basename(f.path), description: `${f.path}  ${f.kind === 'modified' ? `+${f.added} −${f.removed}` : f.kind}`, uri: f.uri })),
         { placeHolder: 'Agent changes to review' },

@@ -13,6 +13,7 @@ const benches = {
   protocol: 'test/bench/protocol.ts',
   webview: 'test/bench/webview.mjs',
   terminals: 'test/bench/terminals.ts',
+  edits: 'test/bench/edits.ts',
 };
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const selected = Object.entries(benches).filter(([name, file]) => (wanted.length ? wanted.includes(name) : true) && existsSync(join(root, file)));
