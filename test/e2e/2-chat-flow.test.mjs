@@ -70,6 +70,10 @@ describe('a conversation with the demo agent (installed .vsix)', function () {
       page.locator('.editor-actions [aria-label^="Accept"]'),
       page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: /^\W*Accept$/ }),
     ]);
+    // Accepting folds the change into the baseline: the hunk's lens goes and the file leaves the pending list.
+    await until('the change to be accepted', async () =>
+      (await page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: /^\W*Accept$/ }).count()) === 0 &&
+      (await page.locator('.monaco-list-row', { hasText: /greet\.js.*\+2/ }).count()) === 0);
     await shot('accepted');
 
     await wv.getByText('Summary', { exact: true }).first().waitFor({ timeout: 60000 });
