@@ -28,7 +28,7 @@ const settings = {
 };
 
 async function screenshotMidConversation(server, runDir) {
-  const browser = await phase('browser launch', () => launchBrowser(runDir, { width: 1280, height: 800 }));
+  const browser = await phase('browser launch', () => launchBrowser(runDir, { width: 1280, height: 1280 }));
   try {
     const { page } = browser;
     await phase('page load (workbench shown)', () => openWorkbench(page, server.url()));
