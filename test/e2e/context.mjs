@@ -1,11 +1,12 @@
 // What the e2e tests share, filled in by run.mjs before mocha starts: the server (with the .vsix
-// installed), the browser page, the scratch workspace, and where screenshots go.
+// installed), the browser page, the scratch workspace, where screenshots go, and the JSONL file every fake agent
+// appends its messages to (FAKE_AGENT_LOG).
 import path from 'node:path';
 import { screenshotter } from '../harness/browser.mjs';
 import { openWorkbench } from '../harness/workbench.mjs';
 import { phase } from '../harness/timing.mjs';
 
-export const e2e = { server: null, page: null, workspace: null, resultsDir: null };
+export const e2e = { server: null, page: null, workspace: null, resultsDir: null, agentLog: null };
 
 /** (Re)loads the workbench on the scratch workspace: a fresh window and extension host per test. */
 export async function loadWorkbench() {

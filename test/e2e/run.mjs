@@ -33,14 +33,17 @@ await runTier('e2e', async ({ runDir, logDir, onCleanup }) => {
   const vsix = process.env.HOWDAH_VSIX || await phase('package .vsix', () => packageExtension());
   await phase('provision', provision);
   const workspace = path.join(runDir, 'workspace');
+  // Every fake agent of the run appends what it receives and sends here (see fixtures/fake-agent/README.md).
+  const agentLog = path.join(runDir, 'fake-agent.jsonl');
   fs.cpSync(path.join(REPO, 'fixtures', 'demo-workspace'), workspace, { recursive: true });
   const server = await phase('server start (incl. .vsix install)', () => startCodeServer({
     runDir, name: 'e2e', folder: workspace, settings: fakeAgentSettings('demo'), vsix: [vsix], logDir,
+    env: { FAKE_AGENT_LOG: agentLog },
   }));
   onCleanup(server.stop);
   const browser = await phase('browser launch', () => launchBrowser(runDir));
   onCleanup(browser.close);
-  Object.assign(e2e, { server, page: browser.page, workspace, resultsDir: logDir });
+  Object.assign(e2e, { server, page: browser.page, workspace, resultsDir: logDir, agentLog });
   const output = path.join(runDir, 'mocha-results.json');
   await phase('e2e suite', () => runMocha(output));
   return readResults(output, 'e2e suite');
