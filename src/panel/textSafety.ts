@@ -8,7 +8,7 @@
 /** Bidi embeddings, overrides and isolates: reorder text, almost never needed in what an agent writes. */
 const BIDI_CONTROLS = '\u202A-\u202E\u2066-\u2069';
 /** Marks, zero-width characters and tags: legitimate inside emoji and some scripts, so revealed only where exactness matters. */
-const OTHER_INVISIBLES = '\u200E\u200F\u200B-\u200D\u2060\uFEFF';
+const OTHER_INVISIBLES = '\u200E\u200F\u200B-\u200D\u2060-\u2064\uFEFF\u00AD';
 const TAGS = '\\u{E0000}-\\u{E007F}';
 /** C0 and C1 controls other than tab and newline (an escape sequence in a command or title is shown, not obeyed). */
 const CONTROLS = '\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F';
@@ -53,28 +53,10 @@ export function hasInvisible(text: string): boolean {
   return found;
 }
 
-/**
- * Terminal control sequences: CSI (`ESC [` … final byte, and the 8-bit CSI), OSC (`ESC ]` … BEL or ST), DCS/SOS/PM/APC
- * strings, two-byte escapes, and a sequence cut off at the end of the text. C0 controls other than tab and newline go
- * too, and a carriage return lets later text overwrite the line, as in a terminal (progress bars).
- */
-// eslint-disable-next-line no-control-regex
-const ANSI_RE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\[[0-?]*[ -/]*$|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?|\x1b[ -/]*[0-~]|\x1b$/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
-// eslint-disable-next-line no-control-regex
-const NEEDS_WORK_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+/** Terminal control sequences are removed by the same code that shows command output (one definition of them). */
+export { stripAnsi } from '../terminals/ansi';
 
-export function stripAnsi(text: string): string {
-  if (!NEEDS_WORK_RE.test(text)) return text;
-  const clean = text.replace(ANSI_RE, '').replace(/\r\n/g, '\n');
-  const lines = clean.indexOf('\r') >= 0 ? clean.split('\n').map(overwriteCarriageReturns) : [clean];
-  return lines.join('\n').replace(CONTROL_RE, '');
-}
-
-/** A carriage return goes back to the start of the line: later text overwrites earlier text, as a terminal shows it. */
-function overwriteCarriageReturns(line: string): string {
-  let shown = '';
-  for (const part of line.split('\r')) shown = part + shown.slice(part.length);
-  return shown;
+/** The text without its hidden characters: what a reader of the revealed form would take it to be. */
+export function removeInvisible(text: string): string {
+  return text.replace(INVISIBLE_RE, '');
 }

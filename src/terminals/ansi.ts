@@ -140,28 +140,3 @@ export function toTerminalNewlines(text: string, previousEndedWithCr = false): s
   }
   return out + text.slice(last);
 }
-
-/**
- * Characters that hide or reorder what is shown (bidirectional controls, zero-width characters, tag characters) plus
- * the C0/C1 controls other than tab and line feed. In a command line they make the text the user reads differ from
- * what runs.
- */
-// eslint-disable-next-line no-control-regex
-const HIDDEN_RE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u{E0000}-\u{E007F}\x00-\x08\x0B-\x1F\x7F-\x9F]/gu;
-
-/** Shows every hidden character as `⟨U+202E⟩`, so a prompt shows the command as it really is. */
-export function revealHidden(text: string): string {
-  return text.replace(HIDDEN_RE, (ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
-}
-
-export function hasHidden(text: string): boolean {
-  HIDDEN_RE.lastIndex = 0;
-  const found = HIDDEN_RE.test(text);
-  HIDDEN_RE.lastIndex = 0;
-  return found;
-}
-
-/** The text without its hidden characters: what a reader of the revealed form would take the command to be. */
-export function removeHidden(text: string): string {
-  return text.replace(HIDDEN_RE, '');
-}

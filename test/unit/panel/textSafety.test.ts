@@ -55,7 +55,7 @@ describe('panel text safety: terminal escapes', () => {
     ['charset selection', '\u001b(Bascii', 'ascii'],
     ['a sequence cut at the end', 'text\u001b[3', 'text'],
     ['a lone ESC at the end', 'text\u001b', 'text'],
-    ['C0 controls', 'a\u0000b\u0007c\u0008d', 'abcd'],
+    ['C0 controls (a backspace erases, as a terminal shows it)', 'a\u0000b\u0007c\u0008d', 'abd'],
     ['CRLF', 'one\r\ntwo\r\n', 'one\ntwo\n'],
     ['a progress line overwritten by CR', 'progress 10%\rprogress 100%\ndone', 'progress 100%\ndone'],
     ['a shorter overwrite', 'abcdef\rXY', 'XYcdef'],
