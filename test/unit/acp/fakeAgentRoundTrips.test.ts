@@ -6,19 +6,10 @@ import { buildClientCapabilities } from '../../../src/acp/capabilities';
 import { ConnectionClosedError, RpcError } from '../../../src/acp/errors';
 import { ProtocolVersionError } from '../../../src/acp/connection';
 import type { ReadTextFileParams } from '../../../src/acp/schema/clientMethods';
-import { eventually, isAlive, openSession, startFakeAgent, textOf, type FakeAgentRun } from '../support/fakeAgent';
-
-const runs: FakeAgentRun[] = [];
-function start(...args: Parameters<typeof startFakeAgent>): FakeAgentRun {
-  const run = startFakeAgent(...args);
-  runs.push(run);
-  return run;
-}
+import { eventually, isAlive, fakeAgentsPerTest, openSession, textOf } from '../support/fakeAgent';
 
 describe('protocol layer against the fake agent over real stdio', () => {
-  afterEach(async () => {
-    await Promise.all(runs.splice(0).map((r) => r.connection.stop()));
-  });
+  const start = fakeAgentsPerTest();
 
   it('initializes, opens a session and streams a Markdown answer with thoughts', async () => {
     const run = start('markdown');

@@ -3,19 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ErrorCode, RpcError } from '../../../src/acp/errors';
 import type { TerminalExitStatus } from '../../../src/acp/schema/clientMethods';
 import { Session } from '../../../src/session/session';
-import { openSession, startFakeAgent, textOf, type FakeAgentRun } from '../support/fakeAgent';
-
-const runs: FakeAgentRun[] = [];
-function start(...args: Parameters<typeof startFakeAgent>): FakeAgentRun {
-  const run = startFakeAgent(...args);
-  runs.push(run);
-  return run;
-}
+import { fakeAgentsPerTest, openSession, textOf } from '../support/fakeAgent';
 
 describe('every ACP method against the fake agent', () => {
-  afterEach(async () => {
-    await Promise.all(runs.splice(0).map((r) => r.connection.stop()));
-  });
+  const start = fakeAgentsPerTest();
 
   it('authenticate: session/new needs auth (-32000) until authenticate succeeds; logout', async () => {
     const run = start('auth');

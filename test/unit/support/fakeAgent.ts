@@ -105,3 +105,18 @@ export async function eventually(check: () => boolean, ms = 2000): Promise<boole
   }
   return true;
 }
+
+/**
+ * Fake agents started in a suite, stopped after each test: call in a `describe` body, then `start(...)` in tests.
+ */
+export function fakeAgentsPerTest(): (...args: Parameters<typeof startFakeAgent>) => FakeAgentRun {
+  const runs: FakeAgentRun[] = [];
+  afterEach(async () => {
+    await Promise.all(runs.splice(0).map((r) => r.connection.stop()));
+  });
+  return (...args) => {
+    const run = startFakeAgent(...args);
+    runs.push(run);
+    return run;
+  };
+}
