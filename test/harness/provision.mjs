@@ -95,7 +95,10 @@ function ensureNode() {
 /** Environment that runs npm and node-gyp on Node 24 (code-server's postinstall refuses older Node). */
 export function node24Env(base = process.env) {
   const { nodeBin, nodeDir } = installation();
-  return { ...base, PATH: `${path.dirname(nodeBin)}${path.delimiter}${base.PATH}`, npm_config_nodedir: nodeDir };
+  // Run from `npm test`, we inherit the outer npm's npm_* variables, and npm reads npm_config_* as its own config:
+  // npm_config_user_agent would still say node/v20 and code-server's postinstall checks exactly that.
+  const env = Object.fromEntries(Object.entries(base).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...env, PATH: `${path.dirname(nodeBin)}${path.delimiter}${base.PATH}`, npm_config_nodedir: nodeDir };
 }
 
 function ensureCodeServer() {
