@@ -1,0 +1,91 @@
+// Issue 5: reviewing an agent's edit hunk by hunk in VS Code's own diff editor. The agent (scenario
+// test/integration/scenarios/review-two-hunks.json) rewrites a 30-line file in two separated places through
+// fs/write_text_file; the file shows in the Agent Changes view; its row opens the review; the first hunk's CodeLens
+// "Accept" and the second's "Reject" leave on disk exactly the agent's first change and the original second place.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newSession, sendPrompt } from '../harness/panel.mjs';
+import { openHowdahView } from '../harness/workbench.mjs';
+import { until, useDefaultAgent } from './agent-choice.mjs';
+import { e2e, loadWorkbench, screenshots } from './context.mjs';
+
+const REL = 'review/thirty.txt';
+const lines = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`);
+const ORIGINAL = lines.join('');
+/** What the scenario writes: line 2 becomes two lines, line 20 is rewritten. */
+const AGENT = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline 02b: added by the agent\n' : i === 19 ? 'line 20: changed by the agent\n' : l).join('');
+/** The first hunk accepted, the second rejected. */
+const EXPECTED = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline 02b: added by the agent\n' : l).join('');
+
+/** The Agent Changes view in the Howdah side bar, expanded. */
+async function agentChangesPane(page) {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Agent Changes' }) });
+  const header = pane.locator('.pane-header').first();
+  await header.waitFor({ timeout: 30000 });
+  if (!/\bexpanded\b/.test((await header.getAttribute('class')) ?? '')) await header.click();
+  return pane;
+}
+
+/** The CodeLens line above one hunk of the diff editor's right side, found by its "Agent change +a −r" lens. */
+const lensLine = (page, stats) => page.locator('.monaco-diff-editor .editor.modified .codelens-decoration', { hasText: `Agent change ${stats}` });
+const lensAction = (line, name) => line.locator('a', { hasText: new RegExp(`^\\W*${name}$`) });
+
+describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
+  this.timeout(180000);
+  let shot;
+  let restoreAgent;
+  before(() => {
+    shot = screenshots('review');
+    restoreAgent = useDefaultAgent('test-review-two-hunks');
+  });
+  after(() => restoreAgent?.());
+  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+
+  it('accepts one hunk and rejects the other through the diff editor CodeLens; the file on disk is the mix', async () => {
+    const { page } = e2e;
+    const file = path.join(e2e.workspace, REL);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, ORIGINAL);
+
+    await loadWorkbench();
+    const wv = await openHowdahView(page);
+    await newSession(wv);
+    await sendPrompt(wv, REL);
+    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8') === AGENT);
+    await wv.getByText('Done: two changes to review.').first().waitFor({ timeout: 30000 });
+    await shot('agent-wrote');
+
+    const pane = await agentChangesPane(page);
+    const row = pane.locator('.monaco-list-row', { hasText: 'thirty.txt' });
+    await row.first().waitFor({ timeout: 30000 });
+    assert.match(await row.first().innerText(), /\+3\s*−2/, 'the row counts both hunks');
+    await shot('agent-changes-listed');
+
+    await row.first().click();
+    await page.locator('.monaco-diff-editor .line-insert').first().waitFor({ timeout: 30000 });
+    assert.match(await page.locator('.tabs-container .tab.active').innerText(), /thirty\.txt/);
+    const first = lensLine(page, '+2 −1');
+    const second = lensLine(page, '+1 −1');
+    await first.waitFor({ timeout: 30000 });
+    await second.waitFor({ timeout: 30000 });
+    await shot('review-open');
+
+    // Accept the first hunk: its text becomes the baseline (nothing is written), its lens goes; the second stays.
+    await lensAction(first, 'Accept').click();
+    await until('the first hunk to be accepted', async () => (await first.count()) === 0 && (await second.count()) === 1);
+    assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'accepting writes nothing');
+    await until('the row to count only the second hunk', async () => /\+1\s*−1/.test(await row.first().innerText().catch(() => '')));
+    await shot('first-accepted');
+
+    // Reject the second: the original line 20 comes back, and nothing is left to review in the file.
+    await lensAction(second, 'Reject').click();
+    await until('the second hunk to be rejected', () => fs.readFileSync(file, 'utf8') === EXPECTED);
+    await until('the file to leave the Agent Changes view', async () => (await row.count()) === 0);
+    await until('the lenses to go', async () => (await page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Agent change' }).count()) === 0);
+    await shot('second-rejected');
+
+    assert.equal(fs.readFileSync(file).toString('utf8'), EXPECTED, 'on disk: the accepted hunk, the original second place, the rest unchanged');
+    assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the reviewed file is saved');
+  });
+});

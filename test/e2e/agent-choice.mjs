@@ -1,0 +1,30 @@
+// For e2e tests that talk to an agent other than the default (`demo`): make another registered agent (see
+// fakeAgentSettings in test/harness/config.mjs: `test-<name>` runs test/integration/scenarios/<name>.json) the default
+// in the server's user settings, and put the old default back afterwards. The workbench must be (re)loaded after the
+// switch, which every test does first anyway. Also small waiting helpers.
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2e } from './context.mjs';
+
+const settingsFile = () => path.join(e2e.server.dataDir, 'User', 'settings.json');
+
+function readSettings() {
+  return JSON.parse(fs.readFileSync(settingsFile(), 'utf8'));
+}
+
+/** Makes `agentId` the default agent; returns a function that restores the previous default. */
+export function useDefaultAgent(agentId) {
+  const settings = readSettings();
+  if (!settings['howdah.agents']?.[agentId]) throw new Error(`no agent ${agentId} in the e2e settings`);
+  const previous = settings['howdah.defaultAgent'];
+  fs.writeFileSync(settingsFile(), JSON.stringify({ ...settings, 'howdah.defaultAgent': agentId }, null, 2));
+  return () => fs.writeFileSync(settingsFile(), JSON.stringify({ ...readSettings(), 'howdah.defaultAgent': previous }, null, 2));
+}
+
+/** Polls `probe` until it is truthy; `what` names the wait in the error. */
+export async function until(what, probe, timeout = 30000) {
+  for (const deadline = Date.now() + timeout; !(await probe());) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 200));
+  }
+}
