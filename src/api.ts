@@ -22,4 +22,28 @@ export interface HowdahApi {
   sessionKeys(): string[];
   /** Stops every session and agent process. */
   stopAll(): Promise<void>;
+  /** While an agent waits for the user to sign in: its name, message and the ways offered (the panel's buttons). */
+  signInRequest(): SignInRequestInfo | undefined;
+  /** Answers the sign-in question as the panel's buttons do; `undefined` gives up. */
+  chooseSignIn(choiceId: string | undefined): void;
+  /** The active session's agent's own list of past sessions for this workspace (`session/list`), if it can list. */
+  agentHistory(): Promise<{ agentId: string; sessions: { sessionId: string; cwd: string; title?: string | null }[] } | undefined>;
+  /** Opens a past conversation as "Open Past Session…" does (an agent-listed one is loaded); resolves to its key. */
+  openPast(entry: { agentId: string; sessionId: string; cwd: string; title?: string }): Promise<string | undefined>;
+  /** Starts the session's agent again and continues the conversation (as the Restart button does). */
+  restart(sessionKey: string): Promise<void>;
+  /** Spec violations in the session's protocol log: each problem the timeline shows, as `<method>: <problem>`. */
+  protocolProblems(sessionKey: string): string[];
+  /** Makes the session active (the one the panel and the commands act on). */
+  setActive(sessionKey: string): void;
+  /** Treats the workspace as untrusted (no agent starts) until called with false. It can only make Howdah stricter. */
+  simulateUntrustedWorkspace(untrusted: boolean): void;
+}
+
+/** The sign-in question as the API shows it. */
+export interface SignInRequestInfo {
+  readonly agentId: string;
+  readonly agentName: string;
+  readonly message: string;
+  readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
 }

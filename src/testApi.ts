@@ -13,11 +13,12 @@ export function createApi(manager: SessionManager): HowdahApi {
     prompt: (key, text) => session(key).session.prompt([{ type: 'text', text }]),
     cancel: (key) => session(key).session.cancel(),
     snapshot: (key) => {
-      const { session: s, status, agentName } = session(key);
+      const { session: s, status, agentName, exitReason } = session(key);
       const state = s.state;
       return JSON.parse(
         JSON.stringify({
           status,
+          exitReason,
           agentName,
           sessionId: s.sessionId,
           turn: state.turn,
@@ -38,5 +39,16 @@ export function createApi(manager: SessionManager): HowdahApi {
     answerPermission: (key, toolCallId, optionId) => session(key).session.answerPermission(toolCallId, optionId),
     sessionKeys: () => manager.list().map((m) => m.key),
     stopAll: () => manager.stopAll(),
+    signInRequest: () => manager.signInRequest,
+    chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
+    agentHistory: () => manager.agentHistory(),
+    openPast: async (entry) => (await manager.openPast(entry))?.key,
+    restart: (key) => manager.restart(session(key).key),
+    protocolProblems: (key) => {
+      const recorder = manager.protocolOf(session(key).key).recorder;
+      return (recorder?.timeline() ?? []).flatMap((e) => e.problems.map((p) => `${e.method}: ${p}`));
+    },
+    setActive: (key) => manager.setActive(session(key).key),
+    simulateUntrustedWorkspace: (untrusted) => manager.trust.simulateUntrusted(untrusted),
   };
 }

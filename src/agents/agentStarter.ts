@@ -8,6 +8,7 @@ import type { Started } from './managedSession';
 import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
+import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
 
 /**
@@ -19,11 +20,16 @@ export class AgentStarter {
     private readonly registry: AgentRegistry,
     private readonly signIns: SignInPrompts,
     private readonly version: string,
+    private readonly trust: WorkspaceTrust,
     private readonly terminals?: TerminalsService,
   ) {}
 
-  /** Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. */
+  /**
+   * Spawns and initializes; retries with the catalog's fallback flag when an older agent rejects the ACP flag. Every
+   * agent process starts here, so this is where an untrusted workspace stops it.
+   */
   async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
+    this.trust.check();
     const spec = await this.registry.launchSpec(agent, cwd, args);
     const router = new SessionRouter(spec.cwd, log, this.terminals);
     const connection = router.launch(spec, agent.name, this.version);

@@ -11,6 +11,7 @@ import { Managed, newKey, type ManagedSession, type Started } from './managedSes
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
+import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import type { EditReview } from '../edits/registerEdits';
 
@@ -30,6 +31,9 @@ export class SessionManager implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
   private readonly starter: AgentStarter;
+  /** Agents start only in a trusted workspace. */
+  readonly trust = new WorkspaceTrust();
+  private readonly trustChanged = this.trust.onDidChange(() => this.changed.fire());
 
   constructor(
     version: string,
@@ -37,7 +41,7 @@ export class SessionManager implements vscode.Disposable {
     terminals?: TerminalsService,
     private readonly edits?: EditReview,
   ) {
-    this.starter = new AgentStarter(this.registry, this.signIns, version, terminals);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, terminals);
   }
 
   get active(): ManagedSession | undefined {
@@ -69,9 +73,7 @@ export class SessionManager implements vscode.Disposable {
 
   /** Starts the agent and a session with it. Throws (after telling the user) when it cannot. */
   async newSession(agentId?: string): Promise<ManagedSession> {
-    if (!vscode.workspace.isTrusted) {
-      throw this.fail('Howdah does not start agents in an untrusted workspace: agents run programs and change files. Trust the workspace to use them.');
-    }
+    if (!this.trust.isTrusted) throw this.fail(UNTRUSTED_MESSAGE);
     const agent = this.registry.pick(agentId);
     if (!agent) {
       throw this.fail(agentId ? `No agent "${agentId}" is known: add it to the howdah.agents setting.` : 'No agent is configured: pick one in the Howdah panel or add one to the howdah.agents setting.');
@@ -273,6 +275,8 @@ export class SessionManager implements vscode.Disposable {
   dispose(): void {
     void this.stopAll();
     this.signIns.answer(undefined);
+    this.trustChanged.dispose();
+    this.trust.dispose();
     for (const log of this.logs.values()) log.dispose();
     this.changed.dispose();
   }
