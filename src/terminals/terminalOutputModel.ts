@@ -67,12 +67,18 @@ export class TerminalOutputModel implements Disposable {
     return this.registry?.tail(terminalId) ?? this.agent.tail(terminalId);
   }
 
-  /** Every terminal a tool call shows: its `terminal` content, then ids only reported in `_meta` or `rawOutput`. */
+  /**
+   * Every terminal a tool call shows: its `terminal` content, then ids only reported in `_meta` or `rawOutput`. The
+   * `rawOutput` of a call whose command we run (an exit code, perhaps the output) repeats what our terminal shows.
+   */
   terminalIds(toolCallId: string): string[] {
     const call = this.source.toolCalls.get(toolCallId);
     const ids: string[] = [];
     for (const c of call?.content ?? []) if (c.type === 'terminal' && c.terminalId && !ids.includes(c.terminalId)) ids.push(c.terminalId);
-    for (const id of this.agent.idsForToolCall(toolCallId)) if (!ids.includes(id)) ids.push(id);
+    const ours = ids.some((id) => this.registry?.get(id));
+    for (const id of this.agent.idsForToolCall(toolCallId)) {
+      if (!ids.includes(id) && !(ours && id === `tool:${toolCallId}`)) ids.push(id);
+    }
     return ids;
   }
 

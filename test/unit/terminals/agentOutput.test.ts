@@ -114,6 +114,9 @@ describe('terminals: output of commands the agent runs itself', function () {
     assert.deepEqual(model.get(terminalId)!.exit, { code: 0, signal: null });
     assert.ok(changes.length > 0 && changes.every((ids) => ids.includes('run')));
     assert.equal(model.replaySource(terminalId)!.kill, undefined, 'a released command cannot be stopped from its view');
+    // The agent's rawOutput for the call it ran through our terminal repeats that terminal: shown once.
+    state.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed', rawOutput: { exitCode: 0, signal: null } }));
+    assert.deepEqual(model.terminalIds('run'), [terminalId]);
     model.dispose();
     registry.dispose();
   });
