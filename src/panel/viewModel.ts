@@ -13,6 +13,7 @@ import type {
   ToolContentView,
   ToolView,
 } from './protocol';
+import { formatCommandLine } from '../terminals/launchPlan';
 import type { TerminalTail } from './terminalTails';
 
 /**
@@ -162,11 +163,16 @@ function countLines(text: string): number {
   return n;
 }
 
-/** The command of an execute call, from the raw input shapes agents use (`command` string or argv, `cmd`). */
+/**
+ * The command of an execute call, from the raw input shapes agents use (`command` string or argv, `cmd`, and
+ * `command` with `args` as in terminal/create).
+ */
 export function commandOf(rawInput: unknown): string | undefined {
   if (typeof rawInput !== 'object' || rawInput === null) return undefined;
   const input = rawInput as Record<string, unknown>;
   const command = input.command ?? input.cmd;
+  const args = input.args;
+  if (typeof command === 'string' && Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) return formatCommandLine(command, args);
   if (typeof command === 'string') return command;
   if (Array.isArray(command) && command.every((c) => typeof c === 'string')) return command.join(' ');
   return undefined;

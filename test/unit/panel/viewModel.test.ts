@@ -16,6 +16,8 @@ describe('panel view model', () => {
     assert.equal(commandOf({ command: 'npm test' }), 'npm test');
     assert.equal(commandOf({ command: ['git', 'status'] }), 'git status');
     assert.equal(commandOf({ cmd: 'ls' }), 'ls');
+    assert.equal(commandOf({ command: 'node', args: ['-e', "console.log('hi')"] }), "node -e 'console.log('\\''hi'\\'')'", 'terminal/create shape: args quoted as a shell reads them back');
+    assert.equal(commandOf({ command: 'make', args: [] }), 'make');
     assert.equal(commandOf({ path: '/a' }), undefined);
     assert.equal(commandOf('npm test'), undefined);
   });
