@@ -50,25 +50,32 @@ export class AgentStarter {
    * (reconnecting after a terminal login) and tries again, until it works or the user gives up.
    */
   async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
-    for (let current = started; ; ) {
-      try {
-        return { value: await call(current), started: current };
-      } catch (error) {
-        if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
-        log.info(`${agent.name} needs a sign-in: ${error.message}`);
-        const methods = current.init.authMethods;
-        const choices = signInChoices(agent, methods, true);
-        const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
-        if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
-        const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
-          await current.connection.acp.call('authenticate', { methodId });
-        });
-        if (outcome === 'cancelled') continue;
-        if (outcome === 'restart') {
-          await current.connection.stop();
-          current = await this.start(agent, current.spec.cwd, log);
+    let current = started;
+    try {
+      for (;;) {
+        try {
+          return { value: await call(current), started: current };
+        } catch (error) {
+          if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
+          log.info(`${agent.name} needs a sign-in: ${error.message}`);
+          const methods = current.init.authMethods;
+          const choices = signInChoices(agent, methods, true);
+          const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+          if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
+          const connection = current.connection;
+          const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
+            await connection.acp.call('authenticate', { methodId });
+          });
+          if (outcome === 'restart') {
+            await current.connection.stop();
+            current = await this.start(agent, current.spec.cwd, log);
+          }
         }
       }
+    } catch (error) {
+      // The caller stops the connection it passed in; one started here after a terminal login is stopped here.
+      if (current !== started) await current.connection.stop();
+      throw error;
     }
   }
 

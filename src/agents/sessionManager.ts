@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ConnectionClosedError } from '../acp/errors';
+import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
 import type { PersistedSession } from '../session/persistence';
@@ -124,7 +124,8 @@ export class SessionManager implements vscode.Disposable {
 
   /**
    * Starts the session's agent again and continues the conversation: `session/resume` where the agent has it, else
-   * `session/load` (its replay is dropped: the transcript is still here), else a new session, said in the transcript.
+   * `session/load` (its replay is dropped: the transcript is still here), else — or when the agent refuses both — a
+   * new session, said in the transcript. Signs in first when the agent asks.
    */
   async restart(key: string): Promise<void> {
     const managed = this.sessions.get(key);
@@ -132,32 +133,16 @@ export class SessionManager implements vscode.Disposable {
     managed.status = 'restarting';
     this.changed.fire();
     await managed.connection?.stop();
+    let started: Started | undefined;
     try {
-      const started = await this.starter.start(managed.agent, managed.cwd, managed.log);
-      const { acp } = started.connection;
+      started = await this.starter.start(managed.agent, managed.cwd, managed.log);
       const oldId = managed.session.sessionId;
-      const mcpServers = this.starter.mcpServers(started.init, managed.log);
-      let setup: LoadSessionResult;
-      let sessionId = oldId;
       // With no transcript here yet (a session opened from the agent's history), its replay is the transcript.
       const empty = managed.session.state.entries.length === 0;
-      started.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
-      if (empty && acp.supports('loadSession')) {
-        started.router.attach(managed.session);
-        setup = await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers });
-      } else if (acp.supports('resumeSession')) {
-        setup = await acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers });
-      } else if (acp.supports('loadSession')) {
-        started.router.dropUpdatesFor(sessionId);
-        setup = await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers });
-        started.router.dropUpdatesFor(undefined);
-      } else {
-        const created = await acp.call('newSession', { cwd: managed.cwd, mcpServers });
-        sessionId = created.sessionId;
-        setup = created;
-        managed.session.state.addError(`${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`, undefined, false);
-      }
-      managed.session.reattach(acp, sessionId, setup);
+      const result = await this.starter.withSignIn(managed.agent, started, managed.log, (s) => this.continueSession(managed, s, empty));
+      started = result.started;
+      const { sessionId, setup } = result.value;
+      managed.session.reattach(started.connection.acp, sessionId, setup);
       managed.connection = started.connection;
       managed.router = started.router;
       started.router.attach(managed.session);
@@ -166,12 +151,52 @@ export class SessionManager implements vscode.Disposable {
       managed.log.info(`Restarted; session ${sessionId} ${sessionId === oldId ? 'resumed' : 'replaced'}.`);
       this.watchExit(managed);
     } catch (error) {
+      // An agent that started but could not continue the session is not left running.
+      if (started && managed.connection !== started.connection) await started.connection.stop();
       managed.status = 'exited';
       managed.exitReason = error instanceof Error ? error.message : String(error);
       managed.session.state.addError(`Restart failed: ${managed.exitReason}`, undefined, false);
       managed.log.error(`Restart failed: ${managed.exitReason}`);
     }
     this.changed.fire();
+  }
+
+  /** The session call of a restart on connection `s`: load, resume, or (said in the transcript) a new session. */
+  private async continueSession(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
+    const { acp } = s.connection;
+    const sessionId = managed.session.sessionId;
+    const mcpServers = this.starter.mcpServers(s.init, managed.log);
+    s.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
+    let refusal: string | undefined;
+    try {
+      if (empty && acp.supports('loadSession')) {
+        s.router.attach(managed.session);
+        return { sessionId, setup: await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+      }
+      if (acp.supports('resumeSession')) return { sessionId, setup: await acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+      if (acp.supports('loadSession')) {
+        s.router.dropUpdatesFor(sessionId);
+        try {
+          return { sessionId, setup: await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+        } finally {
+          s.router.dropUpdatesFor(undefined);
+        }
+      }
+    } catch (error) {
+      // Signing in is retried by the caller; an agent that no longer knows the session gets a new one.
+      if (!(error instanceof RpcError) || error.code === ErrorCode.authRequired) throw error;
+      refusal = error.message;
+      managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
+    }
+    const created = await acp.call('newSession', { cwd: managed.cwd, mcpServers });
+    managed.session.state.addError(
+      refusal
+        ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`
+        : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`,
+      undefined,
+      false,
+    );
+    return { sessionId: created.sessionId, setup: created };
   }
 
   /**

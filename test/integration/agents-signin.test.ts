@@ -69,6 +69,28 @@ describe('agents: signing in when the agent asks', function () {
     assert.equal(agentText(api.snapshot(key)), 'You are signed in.');
   });
 
+  it('a restarted agent that needs a sign-in again asks again, then continues', async () => {
+    const api = await howdah();
+    const agentId = await registerAgent('auth-restart', 'auth');
+    const starting = api.newSession(agentId);
+    await waitFor('the sign-in question', () => api.signInRequest(), 20000);
+    api.chooseSignIn('fake-login');
+    const key = await starting;
+    const firstPid = api.agentPid(key);
+    await api.stopAll();
+    const restarting = api.restart(key);
+    const again = await waitFor('the sign-in question after the restart', () => api.signInRequest(), 20000);
+    assert.equal(again.agentId, agentId);
+    api.chooseSignIn('fake-login');
+    await restarting;
+    const s = api.snapshot(key) as { status: string; entries: { kind: string; message?: string }[] };
+    assert.equal(s.status, 'ready');
+    assert.notEqual(api.agentPid(key), firstPid);
+    // The auth scenario cannot resume: a new session for the agent, said in the transcript.
+    assert.ok(s.entries.some((e) => e.kind === 'error' && /cannot resume sessions/.test(e.message ?? '')), JSON.stringify(s.entries));
+    assert.equal(await api.prompt(key, 'hello again'), 'end_turn');
+  });
+
   it('giving up on the sign-in fails the start with a clear message and leaves no session', async () => {
     const api = await howdah();
     const agentId = await registerAgent('auth-cancel', 'auth');
