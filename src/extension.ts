@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { agentGate } from './agents/agentGate';
 import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
@@ -21,9 +22,12 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   active = () => manager.active?.key;
   registerCommands(context, manager, store, version);
   registerStatusBar(context, manager);
+  const gate = agentGate(manager);
+  context.subscriptions.push(gate);
   registerChatPanel(context, manager, {
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
+    gate,
   });
   shutdown = async () => {
     await review.flush();

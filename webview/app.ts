@@ -3,6 +3,7 @@ import { Announcer } from './announcer';
 import { originalText } from './dom';
 import type { HostChannel } from './hostChannel';
 import { PromptEditor } from './prompt/promptEditor';
+import { GateBanner } from './render/gate';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
 import { Transcript } from './render/transcript';
@@ -15,6 +16,7 @@ import { TranscriptStore } from './store';
 export class ChatApp {
   readonly store = new TranscriptStore();
   private readonly header: Header;
+  private readonly gate: GateBanner;
   private readonly transcript: Transcript;
   private readonly plan = new PlanView();
   private readonly prompt: PromptEditor;
@@ -33,9 +35,10 @@ export class ChatApp {
   ) {
     const post = host.post.bind(host);
     this.header = new Header(post);
+    this.gate = new GateBanner(post);
     this.transcript = new Transcript(this.store, post, this.announcer);
     this.prompt = new PromptEditor(host);
-    root.append(this.header.element, this.transcript.element, this.plan.element, this.prompt.element, this.announcer.element);
+    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
@@ -60,6 +63,8 @@ export class ChatApp {
         return;
       case 'focusPrompt':
         return this.prompt.focus();
+      case 'gate':
+        return this.gate.update(message.gate);
     }
   }
 

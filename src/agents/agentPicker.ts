@@ -23,6 +23,11 @@ export async function pickAgent(registry: AgentRegistry): Promise<string | undef
     matchOnDescription: true,
   });
   if (!choice) return undefined;
-  await vscode.workspace.getConfiguration('howdah').update('defaultAgent', choice.agent.id, vscode.ConfigurationTarget.Global);
+  await makeDefaultAgent(choice.agent.id);
   return choice.agent.id;
+}
+
+/** The first-run choice is remembered as `howdah.defaultAgent` (user settings). */
+export async function makeDefaultAgent(agentId: string): Promise<void> {
+  await vscode.workspace.getConfiguration('howdah').update('defaultAgent', agentId, vscode.ConfigurationTarget.Global);
 }

@@ -40,15 +40,19 @@ export class AgentRegistry {
     return [...custom, ...builtIn];
   }
 
-  /** The agent for an id; with none given, `howdah.defaultAgent`, else the first agent from settings. */
+  /**
+   * The agent for an id; with none given, `howdah.defaultAgent`, else the agent from settings when there is exactly
+   * one. With several and no default, the user is asked (the first-run picker), not given whichever comes first.
+   */
   pick(agentId?: string): KnownAgent | undefined {
     const agents = this.list();
     const wanted = agentId || vscode.workspace.getConfiguration('howdah').get<string>('defaultAgent') || undefined;
     if (wanted) return agents.find((a) => a.id === wanted);
-    return agents.find((a) => a.source === 'settings');
+    const configured = agents.filter((a) => a.source === 'settings');
+    return configured.length === 1 ? configured[0] : undefined;
   }
 
-  /** Whether `howdah.defaultAgent` or a configured agent gives new sessions an agent without asking. */
+  /** Whether `howdah.defaultAgent` or the one configured agent gives new sessions an agent without asking. */
   hasDefault(): boolean {
     return this.pick() !== undefined;
   }
@@ -87,10 +91,17 @@ export async function offerInstall(agent: KnownAgent): Promise<void> {
   const detail = install ? ` Install it with: ${install}` : '';
   const choice = await vscode.window.showErrorMessage(`Howdah: ${agent.name} is not installed (command "${agent.command}" not found).${detail}`, ...actions);
   if (choice === 'Install' && install) {
-    const terminal = vscode.window.createTerminal({ name: `Install ${agent.name}` });
-    terminal.show();
-    terminal.sendText(install);
+    runInstall(agent);
   } else if (choice === 'Open Docs' && agent.catalog?.docs) {
     await vscode.env.openExternal(vscode.Uri.parse(agent.catalog.docs));
   }
+}
+
+/** Runs the catalog's install command for `agent` in a visible terminal (only ever on the user's click). */
+export function runInstall(agent: KnownAgent): void {
+  const install = agent.catalog?.install;
+  if (!install) return;
+  const terminal = vscode.window.createTerminal({ name: `Install ${agent.name}` });
+  terminal.show();
+  terminal.sendText(install);
 }

@@ -37,6 +37,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   postedMessages = 0;
   onIntent: (message: WebviewMessage) => void = () => undefined;
   onViewChanged: (view: vscode.WebviewView | undefined) => void = () => undefined;
+  /** A page (re)started and has its snapshot: what is posted apart from the session (the gate) goes now. */
+  onReady: () => void = () => undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -120,6 +122,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (message.type === 'ready') {
       this.ready = true;
       this.startProjecting();
+      this.onReady();
       if (this.pendingAttachments.length > 0) this.post({ type: 'attach', attachments: this.pendingAttachments.splice(0) });
       if (this.focusPending) this.post({ type: 'focusPrompt' });
       this.focusPending = false;

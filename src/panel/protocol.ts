@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GATE_INTENTS, type GateMessage } from './gateProtocol';
 
 /**
  * Every message between the extension host and the chat webview. The host is the source of truth: it sends a full
@@ -190,7 +191,8 @@ export type HostMessage =
   | PatchMessage
   | { readonly type: 'fileResults'; readonly requestId: number; readonly files: readonly FileMatchView[] }
   | { readonly type: 'attach'; readonly attachments: readonly Attachment[] }
-  | { readonly type: 'focusPrompt' };
+  | { readonly type: 'focusPrompt' }
+  | GateMessage;
 
 // ─── Webview → host (parsed on arrival) ─────────────────────────────────────────────────────────────────────────
 
@@ -235,6 +237,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openTerminal'), terminalId: id }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
+  ...GATE_INTENTS,
 ]);
 
 export type WebviewMessage = z.output<typeof WebviewMessageSchema>;

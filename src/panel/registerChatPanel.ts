@@ -3,6 +3,8 @@ import { registerChatCommands } from './chatCommands';
 import { ChatIntents } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
+import { GATE_INTENTS, type GateIntent } from './gateProtocol';
+import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
 import { ToolDiffViewer } from './toolDiff';
@@ -25,7 +27,11 @@ export interface ChatPanelOptions {
    * is what `terminalOutputs` returned for the active session.
    */
   openTerminal?(terminalId: string, source: TerminalSource | undefined): boolean;
+  /** Sign-in, workspace trust and first-run agent choice, shown above the conversation. */
+  gate?: GateSources;
 }
+
+const GATE_TYPES = new Set<string>(GATE_INTENTS.map((schema) => schema.shape.type.value));
 
 /**
  * The chat panel: the `howdah.chat` webview view, its intents, `@` file search, permission badge and notifications,
@@ -52,9 +58,21 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
   });
 
+  const gate = options.gate && new PanelGate(options.gate);
+  const postGate = () => provider.post({ type: 'gate', gate: gate?.view ?? null });
+  gate?.onDidChange(postGate);
+  provider.onReady = () => {
+    if (gate) postGate();
+  };
+
   provider.onIntent = (message) => {
     if (message.type === 'ready') return;
-    intents.handle(message).catch((error: unknown) => output.error(`${message.type} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+    const failed = (error: unknown) => output.error(`${message.type} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    if (GATE_TYPES.has(message.type)) {
+      gate?.handle(message as GateIntent).catch(failed);
+      return;
+    }
+    intents.handle(message as Exclude<typeof message, GateIntent>).catch(failed);
   };
   provider.onViewChanged = (view) => alerts.setView(view);
 
@@ -64,6 +82,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     files,
     diffs,
     alerts,
+    ...(gate ? [gate] : []),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     registerChatCommands((attachments) => {
       provider.attach(attachments);

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { GateSources } from '../panel/panelGate';
+import { makeDefaultAgent } from './agentPicker';
+import { runInstall } from './agentRegistry';
+import type { SessionManager } from './sessionManager';
+
+/**
+ * The panel's gate over the session manager: the open sign-in question, workspace trust, and — with no session and
+ * no default agent — every known agent, installed or not. Its buttons sign in, start a session with the chosen agent
+ * (making it the default, as the Quick Pick does), install, open docs or open the trust editor.
+ */
+export function agentGate(manager: SessionManager): GateSources & vscode.Disposable {
+  const changed = new vscode.EventEmitter<void>();
+  const subscriptions = [
+    manager.onDidChange(() => changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('howdah.agents') || e.affectsConfiguration('howdah.defaultAgent')) changed.fire();
+    }),
+  ];
+  const agent = (id: string) => manager.registry.list().find((a) => a.id === id);
+  return {
+    onDidChange: changed.event,
+    async state() {
+      const signIn = manager.signInRequest;
+      const trusted = manager.trust.isTrusted;
+      const mustChoose = !signIn && trusted && manager.list().length === 0 && !manager.registry.hasDefault();
+      return { signIn, trusted, availability: mustChoose ? await manager.registry.availability() : undefined };
+    },
+    chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
+    async chooseAgent(agentId) {
+      if (!agent(agentId)) return;
+      await makeDefaultAgent(agentId);
+      await vscode.commands.executeCommand('howdah.newSession', agentId);
+    },
+    installAgent(agentId) {
+      const known = agent(agentId);
+      if (known) runInstall(known);
+    },
+    async openDocs(agentId) {
+      const docs = agent(agentId)?.catalog?.docs;
+      if (docs) await vscode.env.openExternal(vscode.Uri.parse(docs));
+    },
+    async manageTrust() {
+      await vscode.commands.executeCommand('workbench.trust.manage');
+    },
+    dispose() {
+      for (const s of subscriptions) s.dispose();
+      changed.dispose();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { AgentChoiceView, GateView } from './gateProtocol';
+
+/** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
+export interface GateAgent {
+  readonly id: string;
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly catalog?: { readonly install?: string; readonly docs?: string };
+}
+
+export interface GateState {
+  readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
+  readonly trusted: boolean;
+  /** Set only when the user has to pick an agent: no session and no default agent. */
+  readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean }[];
+}
+
+const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
+
+/**
+ * What the panel shows before a conversation can go on; pure. A sign-in question comes first (an agent is waiting),
+ * then an untrusted workspace (nothing can start), then the first-run agent list, installed agents first.
+ */
+export function gateView(state: GateState): GateView | undefined {
+  if (state.signIn) {
+    const { agentName, message, choices } = state.signIn;
+    return { kind: 'signIn', agentName, message, choices: choices.map((c) => ({ id: c.id, label: c.label, description: c.description })) };
+  }
+  if (!state.trusted) return { kind: 'untrusted', message: UNTRUSTED };
+  if (!state.availability) return undefined;
+  const agents = state.availability.map(({ agent, installed }): AgentChoiceView => ({
+    id: agent.id,
+    name: agent.name,
+    installed,
+    detail: installed
+      ? [agent.command, ...agent.args].join(' ')
+      : agent.catalog?.install
+        ? `Not installed. Install: ${agent.catalog.install}`
+        : `Not installed: command "${agent.command}" not found`,
+    canInstall: !installed && !!agent.catalog?.install,
+    hasDocs: !!agent.catalog?.docs,
+  }));
+  // Stable: installed first, each group in the registry's order (settings, then the catalog).
+  return { kind: 'chooseAgent', agents: [...agents.filter((a) => a.installed), ...agents.filter((a) => !a.installed)] };
+}

@@ -1,0 +1,72 @@
+import type * as vscode from 'vscode';
+import type { GateIntent, GateView } from './gateProtocol';
+import { gateView, type GateState } from './gateView';
+
+/** Where the gate's state comes from and what its buttons do (src/agents/agentGate.ts, over the session manager). */
+export interface GateSources {
+  readonly onDidChange: vscode.Event<void>;
+  state(): Promise<GateState>;
+  chooseSignIn(choiceId: string | undefined): void;
+  chooseAgent(agentId: string): Promise<void>;
+  installAgent(agentId: string): void;
+  openDocs(agentId: string): Promise<void>;
+  manageTrust(): Promise<void>;
+}
+
+/**
+ * The panel's gate: what stands between the user and a conversation (see gateProtocol.ts), recomputed when the
+ * sources change; `onDidChange` only when what is shown changes. The newest computation wins.
+ */
+export class PanelGate implements vscode.Disposable {
+  private current: GateView | undefined;
+  private generation = 0;
+  private readonly listeners = new Set<(gate: GateView | undefined) => void>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly sources: GateSources) {
+    this.subscription = sources.onDidChange(() => void this.refresh());
+    void this.refresh();
+  }
+
+  get view(): GateView | undefined {
+    return this.current;
+  }
+
+  onDidChange(listener: (gate: GateView | undefined) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  async refresh(): Promise<GateView | undefined> {
+    const generation = ++this.generation;
+    const state = await this.sources.state();
+    if (generation !== this.generation) return this.current;
+    const next = gateView(state);
+    if (JSON.stringify(next) !== JSON.stringify(this.current)) {
+      this.current = next;
+      for (const listener of [...this.listeners]) listener(next);
+    }
+    return next;
+  }
+
+  /** The gate's buttons; ids are checked by the sources (the page may show an older state). */
+  async handle(intent: GateIntent): Promise<void> {
+    switch (intent.type) {
+      case 'signIn':
+        return this.sources.chooseSignIn(intent.choiceId ?? undefined);
+      case 'chooseAgent':
+        return this.sources.chooseAgent(intent.agentId);
+      case 'installAgent':
+        return this.sources.installAgent(intent.agentId);
+      case 'agentDocs':
+        return this.sources.openDocs(intent.agentId);
+      case 'manageTrust':
+        return this.sources.manageTrust();
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.listeners.clear();
+  }
+}

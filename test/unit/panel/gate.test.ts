@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import { gateView, type GateAgent } from '../../../src/panel/gateView';
+import { parseWebviewMessage } from '../../../src/panel/protocol';
+
+const agent = (id: string, extra: Partial<GateAgent> = {}): GateAgent => ({ id, name: id.toUpperCase(), command: `${id}-acp`, args: [], ...extra });
+
+describe('panel gate: what stands before a conversation', () => {
+  it('shows nothing when trusted, with no question and nothing to choose', () => {
+    assert.equal(gateView({ trusted: true }), undefined);
+  });
+
+  it('a sign-in question comes first, with the choices as given', () => {
+    const signIn = { agentName: 'Codex', message: 'Authentication required', choices: [{ id: 'chatgpt', label: 'Log in with ChatGPT', description: 'browser' }] };
+    assert.deepEqual(gateView({ trusted: false, signIn }), { kind: 'signIn', ...signIn });
+  });
+
+  it('an untrusted workspace says why nothing starts', () => {
+    const view = gateView({ trusted: false, availability: [{ agent: agent('a'), installed: true }] });
+    assert.equal(view?.kind, 'untrusted');
+    assert.match(view?.kind === 'untrusted' ? view.message : '', /untrusted workspace/);
+  });
+
+  it('the first-run list puts installed agents first and says how to install the others', () => {
+    const view = gateView({
+      trusted: true,
+      availability: [
+        { agent: agent('gemini', { catalog: { install: 'npm i -g @google/gemini-cli', docs: 'https://example.com' } }), installed: false },
+        { agent: agent('fake', { command: '/usr/bin/node', args: ['agent.js', 'markdown'] }), installed: true },
+        { agent: agent('custom'), installed: false },
+      ],
+    });
+    assert.ok(view?.kind === 'chooseAgent');
+    assert.deepEqual(
+      view.agents.map((a) => [a.id, a.installed, a.detail, a.canInstall, a.hasDocs]),
+      [
+        ['fake', true, '/usr/bin/node agent.js markdown', false, false],
+        ['gemini', false, 'Not installed. Install: npm i -g @google/gemini-cli', true, true],
+        ['custom', false, 'Not installed: command "custom-acp" not found', false, false],
+      ],
+    );
+  });
+
+  it('its buttons are webview messages the host accepts, and nothing looser', () => {
+    for (const message of [
+      { type: 'signIn', choiceId: 'chatgpt' },
+      { type: 'signIn', choiceId: null },
+      { type: 'chooseAgent', agentId: 'fake' },
+      { type: 'installAgent', agentId: 'gemini' },
+      { type: 'agentDocs', agentId: 'gemini' },
+      { type: 'manageTrust' },
+    ]) {
+      assert.deepEqual(parseWebviewMessage(message), message);
+    }
+    for (const bad of [{ type: 'signIn' }, { type: 'signIn', choiceId: '' }, { type: 'chooseAgent', agentId: 3 }, { type: 'installAgent' }]) {
+      assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
+    }
+  });
+});
