@@ -2,6 +2,7 @@ import type { HostMessage } from '../src/panel/protocol';
 import { Announcer } from './announcer';
 import { originalText } from './dom';
 import type { HostChannel } from './hostChannel';
+import { setWorkspaceFolders } from './paths';
 import { PromptEditor } from './prompt/promptEditor';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
@@ -83,6 +84,8 @@ export class ChatApp {
     if (changes.header) {
       this.header.update(this.store.header);
       this.prompt.setCapabilities(this.store.header.capabilities);
+      // Paths on screen are relative to the folders: other folders, everything again.
+      if (setWorkspaceFolders(this.store.header.workspaceFolders)) changes.reset = true;
     }
     this.transcript.render(changes, true);
     if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);

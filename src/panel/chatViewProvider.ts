@@ -50,7 +50,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly canOpenTerminals = false,
   ) {
     this.terminals = new PerSession(sessions, terminalSource);
-    this.disposables.push(this.terminals, sessions.onDidChange(() => this.sessionsChanged()));
+    this.disposables.push(
+      this.terminals,
+      sessions.onDidChange(() => this.sessionsChanged()),
+      // Paths are shown relative to the folders: the page needs the new ones.
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.projector?.headerChanged()),
+    );
   }
 
   get isVisible(): boolean {
@@ -174,6 +179,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       agentVersion: active?.agentVersion,
       sessions: this.sessions.list().map((m) => ({ key: m.key, label: sessionLabel(m.agentName, m.session.state.info.title, m.key) })),
       capabilities: { image: caps?.image ?? false, embeddedContext: caps?.embeddedContext ?? false },
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath })),
     });
   }
 

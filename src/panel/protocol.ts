@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GATE_INTENTS, type GateMessage } from './gateProtocol';
+import type { WorkspaceFolderView } from './workspacePaths';
 
 /**
  * Every message between the extension host and the chat webview. The host is the source of truth: it sends a full
@@ -121,6 +122,8 @@ export interface HeaderView {
   readonly configOptions: readonly ConfigOptionView[];
   readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
   readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean };
+  /** The workspace folders (file paths), so paths inside them are shown relative to them. */
+  readonly workspaceFolders?: readonly WorkspaceFolderView[];
 }
 
 export interface PlanEntryView {

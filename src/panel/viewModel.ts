@@ -208,6 +208,7 @@ export interface HeaderContext {
   readonly agentVersion?: string;
   readonly sessions: HeaderView['sessions'];
   readonly capabilities: HeaderView['capabilities'];
+  readonly workspaceFolders?: HeaderView['workspaceFolders'];
 }
 
 export function headerView(state: SessionStateView | undefined, context: HeaderContext): HeaderView {

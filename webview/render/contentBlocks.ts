@@ -1,6 +1,7 @@
 import type { ContentView, LocationView, WebviewMessage } from '../../src/panel/protocol';
 import { h, icon, imageDataUri, prose, revealed } from '../dom';
 import { renderMarkdown } from '../markdown/streamingMarkdown';
+import { pathTitle, shownPath } from '../paths';
 
 /** Posts an intent to the host. */
 export type Post = (message: WebviewMessage) => void;
@@ -32,14 +33,23 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
   }
 }
 
-/** A path the user can open; the whole path is shown, hidden characters included. */
-export function locationLink(location: LocationView, post: Post): HTMLElement {
-  const text = location.line !== undefined ? `${location.path}:${location.line}` : location.path;
-  return linkButton(text, location.path, 'go-to-file', () => post({ type: 'openLocation', path: location.path, line: location.line }));
+/**
+ * A path the user can open, relative to its workspace folder when inside one; the full path is the tooltip and, with
+ * `showFull`, also shown beside it in smaller text. Hidden characters are shown in both.
+ */
+export function locationLink(location: LocationView, post: Post, showFull = false): HTMLElement {
+  const shown = shownPath(location.path, location.line);
+  const link = linkButton(shown.text, shown.full, 'go-to-file', () => post({ type: 'openLocation', path: location.path, line: location.line }));
+  return showFull && shown.relative ? h('span', { class: 'path-with-full' }, link, fullPath(shown.full)) : link;
+}
+
+/** A full path in small print, under its shorter form. */
+export function fullPath(path: string): HTMLElement {
+  return h('span', { class: 'full-path' }, revealed(path));
 }
 
 function linkButton(text: string, target: string, iconName: string, onClick: () => void): HTMLElement {
-  const button = h('button', { type: 'button', class: 'link-button', title: target }, icon(iconName), ' ', revealed(text));
+  const button = h('button', { type: 'button', class: 'link-button', title: pathTitle(target) }, icon(iconName), h('span', { class: 'link-text' }, revealed(text)));
   button.addEventListener('click', onClick);
   return button;
 }

@@ -1,6 +1,7 @@
 import type { PermissionOptionView, ToolView } from '../../src/panel/protocol';
 import { h, humanize, icon, prose, revealed } from '../dom';
-import { locationLink, type Post } from './contentBlocks';
+import { pathTitle, shownPath } from '../paths';
+import { fullPath, locationLink, type Post } from './contentBlocks';
 import { toolKindIcon } from './toolIcons';
 
 /**
@@ -21,14 +22,26 @@ export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
     h('dd', { class: 'agent-words' }, h('q', {}, revealed(tool.title))),
   );
   if (tool.command) what.append(h('dt', {}, 'Command'), h('dd', {}, h('code', { class: 'permission-command' }, revealed(tool.command))));
+  // Paths relative to the workspace, each with its full path in small print (once per path).
+  const inFull = new Set(tool.locations.map((l) => l.path));
   if (tool.locations.length > 0) {
-    what.append(h('dt', {}, tool.locations.length === 1 ? 'File' : 'Files'), h('dd', { class: 'permission-paths' }, ...tool.locations.map((l) => locationLink(l, post))));
+    what.append(h('dt', {}, tool.locations.length === 1 ? 'File' : 'Files'), h('dd', { class: 'permission-paths' }, ...tool.locations.map((l) => locationLink(l, post, true))));
   }
   for (const [index, content] of tool.content.entries()) {
     if (content.type === 'diff') {
+      const shown = shownPath(content.path);
+      const full = shown.relative && !inFull.has(content.path) ? fullPath(content.path) : null;
+      inFull.add(content.path);
       what.append(
         h('dt', {}, content.newFile ? 'Creates' : 'Changes'),
-        h('dd', {}, h('code', {}, revealed(content.path)), ` (+${content.added} −${content.removed}) `, openDiffButton(tool.toolCallId, index, content.path, post)),
+        h(
+          'dd',
+          {},
+          h('code', { title: pathTitle(content.path) }, revealed(shown.text)),
+          ` (+${content.added} −${content.removed}) `,
+          openDiffButton(tool.toolCallId, index, content.path, post),
+          full,
+        ),
       );
     }
   }

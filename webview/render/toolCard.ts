@@ -1,6 +1,7 @@
 import type { ToolContentView, ToolView } from '../../src/panel/protocol';
 import { h, icon, prose, revealed, terminalText } from '../dom';
 import { contentBlock, locationLink, rawDetails, type Post } from './contentBlocks';
+import { pathTitle, shownPath } from '../paths';
 import { openDiffButton, permissionPrompt } from './permission';
 import { toolKindIcon, toolStatus } from './toolIcons';
 
@@ -77,7 +78,7 @@ export class ToolCard {
           { class: 'diff-summary' },
           icon(content.newFile ? 'new-file' : 'diff'),
           ' ',
-          h('span', { class: 'diff-path', title: content.path }, revealed(content.path)),
+          h('span', { class: 'diff-path', title: pathTitle(content.path) }, revealed(shownPath(content.path).text)),
           ' ',
           h('span', { class: 'diff-added', 'aria-label': `${content.added} lines added` }, `+${content.added}`),
           ' ',
