@@ -5,6 +5,7 @@ import type { PanelSession, PanelSessions } from './panelSessions';
 import { buildPromptBlocks } from './promptBlocks';
 import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from './protocol';
 import type { ToolDiffViewer } from './toolDiff';
+import { userTurnIndex } from './viewModel';
 
 interface Dependencies {
   readonly sessions: PanelSessions;
@@ -69,6 +70,22 @@ export class ChatIntents {
       }
       case 'copy':
         return vscode.env.clipboard.writeText(message.text);
+      case 'restoreCheckpoint':
+        return this.restoreCheckpoint(active, message.entryId);
+    }
+  }
+
+  /** The edits layer's command asks for confirmation (listing the files) and reports what it did. */
+  private async restoreCheckpoint(active: PanelSession | undefined, entryId: number): Promise<void> {
+    const turnIndex = active && userTurnIndex(active.session.state.entries, entryId);
+    if (!active || turnIndex === undefined) {
+      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      return;
+    }
+    try {
+      await vscode.commands.executeCommand('howdah.restoreCheckpoint', active.key, turnIndex);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Howdah: could not restore the files: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

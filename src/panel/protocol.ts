@@ -241,6 +241,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
   ...GATE_INTENTS,
+  /** "Restore files to before this message" on the user message with this entry id. */
+  z.object({ type: z.literal('restoreCheckpoint'), entryId: z.number().int().nonnegative() }),
 ]);
 
 export type WebviewMessage = z.output<typeof WebviewMessageSchema>;

@@ -251,3 +251,17 @@ export function planView(state: SessionStateView): PlanEntryView[] {
 export function commandsView(state: SessionStateView): CommandView[] {
   return state.commands.map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint || undefined }));
 }
+
+/**
+ * The turn a user message started, as the edits layer numbers turns for its checkpoints: how many user messages come
+ * before it. Undefined when `entryId` is not a user message of these entries.
+ */
+export function userTurnIndex(entries: SessionStateView['entries'], entryId: number): number | undefined {
+  let before = 0;
+  for (const entry of entries) {
+    const user = entry.kind === 'message' && entry.role === 'user';
+    if (entry.id === entryId) return user ? before : undefined;
+    if (user) before++;
+  }
+  return undefined;
+}

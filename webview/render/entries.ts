@@ -125,6 +125,13 @@ class Static implements EntryRenderer {
 }
 
 function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): HTMLElement {
+  // The host finds the checkpoint of this message's turn, and asks before touching any file.
+  const restore = h(
+    'button',
+    { type: 'button', class: 'icon-button restore-checkpoint', 'aria-label': RESTORE_LABEL, title: RESTORE_LABEL },
+    icon('history'),
+  );
+  restore.addEventListener('click', () => post({ type: 'restoreCheckpoint', entryId: entry.id }));
   return h(
     'div',
     { class: 'entry user' },
@@ -132,8 +139,11 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
+    restore,
   );
 }
+
+const RESTORE_LABEL = 'Restore files to before this message';
 
 const STOP_REASONS: Record<string, string> = {
   cancelled: 'Stopped: the turn was cancelled.',

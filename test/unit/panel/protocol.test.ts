@@ -30,6 +30,7 @@ describe('panel protocol: messages from the webview', () => {
     { type: 'openTerminal', terminalId: 'term-1' },
     { type: 'searchFiles', requestId: 4, query: 'a.t' },
     { type: 'copy', text: 'code' },
+    { type: 'restoreCheckpoint', entryId: 3 },
   ];
   for (const message of valid) {
     it(`accepts ${message.type} ${JSON.stringify(message).slice(0, 60)}`, () => {
@@ -47,6 +48,7 @@ describe('panel protocol: messages from the webview', () => {
     ['a negative line', { type: 'openLocation', path: '/a', line: -1 }],
     ['an empty link', { type: 'openLink', href: '' }],
     ['an empty id', { type: 'selectSession', key: '' }],
+    ['a checkpoint of no entry', { type: 'restoreCheckpoint', entryId: -1 }],
     ['a config value of another type', { type: 'setConfigOption', configId: 'x', value: 3 }],
     ['an attachment of unknown kind', { type: 'send', text: '', attachments: [{ kind: 'folder', uri: 'x', label: 'x' }] }],
     ['an image that is not an image', { type: 'send', text: '', attachments: [{ kind: 'image', mimeType: 'text/html', data: 'PHNjcmlwdD4=', label: 'x' }] }],
