@@ -31,7 +31,14 @@ export const WEBVIEW_FRAME = `iframe.webview.ready[src*="extensionId=${EXTENSION
 export async function openHowdahView(page, timeout = 60000) {
   const item = howdahActivityItem(page);
   await item.waitFor({ timeout });
-  if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
+  // Clicking the active item hides the side bar, and right after a load the workbench may restore the Howdah view
+  // while we click: look again until the view is the one shown.
+  const sideBar = page.locator('.part.sidebar');
+  for (const deadline = Date.now() + timeout; (await item.getAttribute('aria-selected')) !== 'true' || !(await sideBar.isVisible());) {
+    if (Date.now() > deadline) throw new Error('the Howdah view did not open from the activity bar');
+    await item.click();
+    await page.waitForTimeout(500);
+  }
   await page.locator(WEBVIEW_FRAME).waitFor({ timeout });
   await widenSideBar(page);
   return page.frameLocator(WEBVIEW_FRAME).frameLocator('#active-frame');
