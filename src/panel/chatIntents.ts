@@ -23,6 +23,8 @@ interface Dependencies {
 export class ChatIntents {
   /** The last prompt of each session, for Retry. */
   private readonly lastPrompt = new Map<string, { text: string; attachments: readonly Attachment[] }>();
+  /** The session New Session is starting: a prompt sent meanwhile is meant for it, not for the one still shown. */
+  private starting: Promise<PanelSession | undefined> | undefined;
 
   constructor(private readonly deps: Dependencies) {}
 
@@ -90,7 +92,7 @@ export class ChatIntents {
   }
 
   private async send(message: WebviewMessageOf<'send'>): Promise<void> {
-    let target: PanelSession | undefined = this.deps.sessions.active;
+    let target: PanelSession | undefined = (this.starting && (await this.starting)) || this.deps.sessions.active;
     // An exited session continues: the manager starts its agent again and resumes before prompting.
     if (!target) {
       // Typing into an empty chat starts a session, as the user expects.
@@ -117,7 +119,16 @@ export class ChatIntents {
    * A new session as the New Session command starts it (it asks for an agent when there is no default); the manager
    * directly where the command is not there. Either shows its own errors.
    */
-  private async startSession(): Promise<PanelSession | undefined> {
+  private startSession(): Promise<PanelSession | undefined> {
+    const starting = this.startSessionNow();
+    this.starting = starting;
+    void starting.finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    return starting;
+  }
+
+  private async startSessionNow(): Promise<PanelSession | undefined> {
     try {
       const key: unknown = await vscode.commands.executeCommand('howdah.newSession');
       return typeof key === 'string' ? this.deps.sessions.list().find((s) => s.key === key) : undefined;
