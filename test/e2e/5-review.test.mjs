@@ -2,11 +2,12 @@
 // test/integration/scenarios/review-two-hunks.json) rewrites a 30-line file in two separated places through
 // fs/write_text_file; the file shows in the Agent Changes view; its row opens the review; the first hunk's CodeLens
 // "Accept" and the second's "Reject" leave on disk exactly the agent's first change and the original second place.
+// And a pending change outlives a window reload: still listed afterwards, and Reject restores the original bytes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView } from '../harness/workbench.mjs';
+import { openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgent } from './agent-choice.mjs';
 import { e2e, loadWorkbench, screenshots } from './context.mjs';
 
@@ -87,5 +88,41 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
     assert.equal(fs.readFileSync(file).toString('utf8'), EXPECTED, 'on disk: the accepted hunk, the original second place, the rest unchanged');
     assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the reviewed file is saved');
+  });
+
+  it('a pending change survives a window reload, and Reject then restores the original bytes', async () => {
+    const { page } = e2e;
+    const file = path.join(e2e.workspace, 'review', 'reload.txt');
+    // A BOM and CRLF line ends: the agent's text is written in the file's format, the reject must bring back the bytes.
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORIGINAL.replace(/\n/g, '\r\n'))]);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, original);
+
+    await loadWorkbench();
+    const wv = await openHowdahView(page);
+    await newSession(wv);
+    await sendPrompt(wv, 'review/reload.txt');
+    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8').includes('changed by the agent'));
+    assert.equal(fs.readFileSync(file, 'utf8'), `\ufeff${AGENT.replace(/\n/g, '\r\n')}`, "the agent's text in the file's format");
+    const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: 'reload.txt' });
+    await row.first().waitFor({ timeout: 30000 });
+    await shot('reload-pending');
+
+    const reloaded = page.waitForEvent('framenavigated', { predicate: f => f === page.mainFrame(), timeout: 60000 });
+    await runCommand(page, 'Developer: Reload Window').catch(() => { /* the page may go away before the palette closes */ });
+    await reloaded;
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60000 });
+    await openHowdahView(page);
+    const after = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: 'reload.txt' });
+    await after.first().waitFor({ timeout: 60000 });
+    assert.match(await after.first().innerText(), /\+3\s*−2/, 'still listed after the reload, with its counts');
+    await shot('reload-still-pending');
+
+    await after.first().hover();
+    await after.first().locator('.action-label[aria-label^="Reject File Changes"]').click();
+    await until('the original bytes to be back', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+    await until('the file to leave the Agent Changes view', async () => (await after.count()) === 0);
+    await shot('reload-rejected');
+    assert.deepEqual(fs.readFileSync(file), original, 'byte for byte the file as it was before the agent');
   });
 });
