@@ -1,0 +1,69 @@
+// The panel's gate: "Sign in to <agent>" with the agent's methods as buttons, an untrusted workspace and why nothing
+// starts, the first-run list of agents found and not found. Each button posts exactly its intent.
+import { strict as assert } from 'node:assert';
+import { chatHost, posted, send } from './support/chatPage.mjs';
+import { snapshot } from './support/fixtures.mjs';
+
+const gate = (g) => ({ type: 'gate', gate: g });
+
+describe('chat webview: gate', function () {
+  let chat;
+  beforeEach(async function () {
+    chat = await (await chatHost()).open();
+    await send(chat.page, snapshot());
+  });
+  afterEach(async function () {
+    assert.deepEqual(chat.errors, [], 'no page errors');
+    await chat.close();
+  });
+  const region = (name) => chat.page.getByRole('region', { name, exact: true });
+
+  it('asks to sign in with the methods as buttons, the agent\'s words as text, and a way out', async function () {
+    await send(chat.page, gate({
+      kind: 'signIn', agentName: 'Codex', message: 'Authentication required <b>now</b>\u202e',
+      choices: [{ id: 'chatgpt', label: 'Log in with ChatGPT', description: 'Opens a browser' }, { id: 'api-key', label: 'Use OPENAI_API_KEY' }],
+    }));
+    const r = region('Sign in to Codex');
+    await r.waitFor();
+    assert.equal((await r.getByRole('heading').innerText()).trim(), 'Sign in to Codex');
+    const text = await r.innerText();
+    assert.ok(text.includes('Authentication required <b>now</b>'), 'markup in the message is text');
+    assert.ok(text.includes('⟨U+202E'), `a bidi control is shown, not applied: ${text}`);
+    assert.equal(await r.locator('b').count(), 0);
+    assert.equal(await r.getByRole('button', { name: 'Log in with ChatGPT' }).getAttribute('title'), 'Opens a browser');
+    await r.getByRole('button', { name: 'Use OPENAI_API_KEY' }).click();
+    await r.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await posted(chat.page, 'signIn'), [{ type: 'signIn', choiceId: 'api-key' }, { type: 'signIn', choiceId: null }]);
+    await send(chat.page, gate(null));
+    assert.equal(await chat.page.locator('.gate').isVisible(), false, 'gone once answered');
+  });
+
+  it('says why nothing starts in an untrusted workspace and opens the trust editor', async function () {
+    await send(chat.page, gate({ kind: 'untrusted', message: 'Agents do not start in an untrusted workspace.' }));
+    const r = region('This workspace is not trusted');
+    assert.ok((await r.innerText()).includes('Agents do not start in an untrusted workspace.'));
+    await r.getByRole('button', { name: 'Manage Workspace Trust' }).click();
+    assert.deepEqual(await posted(chat.page, 'manageTrust'), [{ type: 'manageTrust' }]);
+  });
+
+  it('lists agents found (to start) and not found (how to install, Install, Docs)', async function () {
+    await send(chat.page, gate({
+      kind: 'chooseAgent',
+      agents: [
+        { id: 'fake', name: 'Fake', installed: true, detail: '/usr/bin/node agent.js', canInstall: false, hasDocs: false },
+        { id: 'gemini', name: 'Gemini CLI', installed: false, detail: 'Not installed. Install: npm install -g @google/gemini-cli', canInstall: true, hasDocs: true },
+      ],
+    }));
+    const r = region('Choose an agent');
+    assert.equal(await r.getByRole('listitem').count(), 2);
+    assert.equal(await r.getByRole('button', { name: 'Gemini CLI', exact: true }).count(), 0, 'a missing agent cannot be started');
+    assert.ok((await r.getByRole('listitem').nth(1).innerText()).includes('npm install -g @google/gemini-cli'));
+    await r.getByRole('button', { name: 'Fake', exact: true }).click();
+    await r.getByRole('button', { name: 'Install Gemini CLI' }).click();
+    await r.getByRole('button', { name: 'Gemini CLI documentation' }).click();
+    assert.deepEqual(
+      (await posted(chat.page)).filter((m) => ['chooseAgent', 'installAgent', 'agentDocs'].includes(m.type)),
+      [{ type: 'chooseAgent', agentId: 'fake' }, { type: 'installAgent', agentId: 'gemini' }, { type: 'agentDocs', agentId: 'gemini' }],
+    );
+  });
+});
