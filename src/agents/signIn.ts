@@ -29,7 +29,11 @@ export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[],
   const choices: SignInChoice[] = [];
   for (const method of methods) {
     if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined });
-    else if (method.type === 'terminal' && terminalAuth) choices.push({ id: method.id, label: `${method.name} (in a terminal)`, description: method.description ?? undefined });
+    else if (method.type === 'terminal' && terminalAuth) {
+      // Said once: "Log in in a terminal", not "Log in in a terminal (in a terminal)".
+      const label = /terminal/i.test(method.name) ? method.name : `${method.name} (in a terminal)`;
+      choices.push({ id: method.id, label, description: method.description ?? undefined });
+    }
   }
   if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: `Run "${agent.catalog.signIn}" in a terminal` });
   return choices;

@@ -104,4 +104,30 @@ describe('agents: first run and reload (installed .vsix)', function () {
     await conversation(wv).getByText('cannot resume sessions', { exact: false }).waitFor({ timeout: 10000 });
     await shot('continued-after-reload');
   });
+
+  it('an agent that needs a sign-in shows "Sign in to …" in the panel; its button signs in and the session opens', async () => {
+    const { page } = e2e;
+    const wv = await openHowdahView(page);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('>Howdah: Choose Agent');
+    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Howdah: Choose Agent' }).waitFor({ timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'Choose an agent' }).waitFor({ timeout: 15000 });
+    await input.fill('Fake (auth)');
+    await page.locator('.quick-input-widget').getByRole('option', { name: /^Fake \(auth\)(,|$)/ }).first().click({ timeout: 10000 });
+
+    const signIn = wv.getByRole('region', { name: 'Sign in to Fake (auth)' });
+    await signIn.waitFor({ timeout: 30000 });
+    assert.ok((await signIn.innerText()).includes('Authentication required'), 'the agent\'s words are shown');
+    await signIn.getByRole('button', { name: 'Log in in a terminal', exact: true }).waitFor();
+    await shot('sign-in');
+    await signIn.getByRole('button', { name: 'Log in to Fake', exact: true }).click();
+    await conversation(wv).getByText('Ask Fake (auth) anything.', { exact: false }).waitFor({ timeout: 30000 });
+    await signIn.waitFor({ state: 'hidden' });
+    await sendPrompt(wv, 'hello');
+    await conversation(wv).getByText('You are signed in.', { exact: true }).waitFor({ timeout: 30000 });
+    await shot('signed-in');
+  });
 });

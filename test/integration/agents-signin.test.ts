@@ -39,7 +39,7 @@ describe('agents: signing in when the agent asks', function () {
         request.choices.map((c) => [c.id, c.label]),
         [
           ['fake-login', 'Log in to Fake'],
-          ['fake-terminal', 'Log in in a terminal (in a terminal)'],
+          ['fake-terminal', 'Log in in a terminal'],
         ],
       );
       api.chooseSignIn('fake-terminal');
