@@ -23,10 +23,16 @@ export class AgentNotFoundError extends Error {
  */
 export class AgentRegistry {
   private loginShellPath: Promise<string | undefined> | undefined;
+  /** Problems already reported: the list is read often (the panel follows it), each problem is said once. */
+  private readonly reported = new Set<string>();
 
   list(): KnownAgent[] {
     const { agents, problems } = parseAgentSettings(vscode.workspace.getConfiguration('howdah').get('agents'));
-    for (const problem of problems) void vscode.window.showWarningMessage(`Howdah: ${problem}`);
+    for (const problem of problems) {
+      if (this.reported.has(problem)) continue;
+      this.reported.add(problem);
+      void vscode.window.showWarningMessage(`Howdah: ${problem}`);
+    }
     const custom: KnownAgent[] = agents.map((a) => ({ ...a, catalog: catalogEntry(a.id), source: 'settings' }));
     const builtIn: KnownAgent[] = CATALOG.filter((e) => !custom.some((c) => c.id === e.id)).map((e) => ({
       id: e.id,
