@@ -22,6 +22,7 @@ export class Transcript {
   private readonly earlier: HTMLButtonElement;
   private readonly welcome = h('div', { class: 'welcome' });
   private start = 0;
+  private earlierShown = -1;
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
   private stick = true;
@@ -147,6 +148,9 @@ export class Transcript {
   }
 
   private updateEarlier(): void {
+    // Called every frame: the DOM is touched only when the count changed.
+    if (this.earlierShown === this.start) return;
+    this.earlierShown = this.start;
     this.earlier.hidden = this.start === 0;
     this.earlier.replaceChildren(icon('fold-up'), ` Show earlier (${this.start})`);
     this.earlier.setAttribute('aria-label', `Show earlier entries (${this.start} hidden)`);
