@@ -11,6 +11,9 @@ export interface SessionHooks {
   onUserChoice?(key: string, value: string | boolean): void;
 }
 
+/** How long after Stop the agent has to end its turn before Howdah stops waiting for it. */
+export const CANCEL_GRACE_MS = 2000;
+
 interface WaitingAnswer {
   resolve(outcome: PermissionOutcome): void;
 }
@@ -24,6 +27,9 @@ export class Session {
   private turnStart = 0;
   private nextPermissionId = 1;
   private readonly waiting = new Map<number, WaitingAnswer>();
+  /** Ends the running turn without the agent's answer (it ignored a cancel). */
+  private abandonTurn: (() => void) | undefined;
+  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** `acp` is undefined for a conversation restored after a window reload until its agent is started again. */
   constructor(
@@ -73,8 +79,17 @@ export class Session {
     this.state.addUserMessage(blocks);
     this.turnStart = this.state.entries.length;
     this.state.setTurn('running');
+    const abandoned = new Promise<'abandoned'>((resolve) => (this.abandonTurn = () => resolve('abandoned')));
     try {
-      const result = await this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
+      const call = this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
+      // If we stop waiting, the agent's late answer (or error) must not surface as an unhandled rejection.
+      call.catch(() => undefined);
+      const result = await Promise.race([call, abandoned]);
+      if (result === 'abandoned') {
+        this.state.addError(`The agent did not stop within ${CANCEL_GRACE_MS / 1000} s of Stop; Howdah stopped waiting for it.`, undefined, false);
+        this.finishTurn('cancelled');
+        return 'cancelled';
+      }
       this.finishTurn(result.stopReason);
       return result.stopReason;
     } catch (error) {
@@ -82,6 +97,8 @@ export class Session {
         this.finishTurn('cancelled');
         return 'cancelled';
       }
+      clearTimeout(this.cancelTimer);
+      this.abandonTurn = undefined;
       this.endOpenToolCalls('failed');
       this.state.addError(errorMessage(error), errorDetail(error), true);
       this.state.setTurn('idle');
@@ -94,6 +111,12 @@ export class Session {
     if (this.state.turn !== 'running') return;
     this.state.setTurn('cancelling');
     this.endOpenToolCalls('cancelled');
+    // An agent that ignores session/cancel must not keep the user's turn open: give it a moment, then let go.
+    const abandon = this.abandonTurn;
+    this.cancelTimer = setTimeout(() => {
+      if (this.isCancelling()) abandon?.();
+    }, CANCEL_GRACE_MS);
+    this.cancelTimer.unref?.();
     await this.connection().cancel(this.sessionId);
   }
 
@@ -178,6 +201,8 @@ export class Session {
   }
 
   private finishTurn(stopReason: StopReason): void {
+    clearTimeout(this.cancelTimer);
+    this.abandonTurn = undefined;
     if (stopReason === 'cancelled') this.endOpenToolCalls('cancelled');
     this.state.addTurnEnd(stopReason);
     this.state.setTurn('idle');

@@ -86,6 +86,26 @@ describe('session turns and permissions', () => {
     assert.equal(session.state.turn, 'idle');
   });
 
+  it('stops waiting for an agent that ignores the cancel, within the grace period', async () => {
+    const { peer, session } = await setup();
+    const turn = session.prompt([{ type: 'text', text: 'go' }]);
+    const req = await peer.next();
+    const started = Date.now();
+    await session.cancel();
+    assert.equal(await turn, 'cancelled');
+    const waited = Date.now() - started;
+    assert.ok(waited >= 1900 && waited < 4000, `waited ${waited} ms`);
+    assert.equal(session.state.turn, 'idle');
+    const notes = session.state.entries.filter((e) => e.kind === 'error').map((e) => (e.kind === 'error' ? e.message : ''));
+    assert.match(notes[0], /did not stop within 2 s/);
+    // The agent's late answer changes nothing.
+    const entries = session.state.entries.length;
+    peer.send({ jsonrpc: '2.0', id: req.id, result: { stopReason: 'end_turn' } });
+    await tick(20);
+    assert.equal(session.state.turn, 'idle');
+    assert.equal(session.state.entries.length, entries);
+  });
+
   it('records an agent error in the transcript as retryable and rethrows it', async () => {
     const { peer, session } = await setup();
     const turn = session.prompt([{ type: 'text', text: 'go' }]);
