@@ -17,6 +17,9 @@ import type { EditReview } from '../edits/registerEdits';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
 
+/** Why a conversation restored after a window reload has no agent running: not an error. */
+export const RESTORED_REASON = 'The window was reloaded; the agent starts again with your next message.';
+
 /**
  * Starts agents and their sessions, signs in when an agent asks, restarts crashed agents and keeps the list the panel
  * shows. One agent process per session: a crash or a hung agent takes one conversation down, not all of them, and
@@ -319,7 +322,7 @@ export class SessionManager implements vscode.Disposable {
       session.state.restore({ entries: record.entries, toolCalls: record.toolCalls, plan: record.plan as never[], title: record.title });
       const managed = new Managed(record.key, agent, undefined, undefined, session, this.logFor(agent), record.cwd);
       managed.status = 'exited';
-      managed.exitReason = 'The window was reloaded; the agent starts again with your next message.';
+      managed.exitReason = RESTORED_REASON;
       this.sessions.set(record.key, managed);
       this.store?.track(managed);
       this.activeKey ??= record.key;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { SessionManager } from './sessionManager';
+import type { ManagedSession } from './managedSession';
+import { RESTORED_REASON, type SessionManager } from './sessionManager';
 
 /** The active session's agent and what it is doing; a click opens the panel. */
 export function registerStatusBar(context: vscode.ExtensionContext, manager: SessionManager): void {
@@ -13,22 +14,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
       item.hide();
       return;
     }
-    const state = active.session.state;
-    const waiting = active.session.waitingPermissions().length > 0;
-    const [icon, status] =
-      active.status === 'exited'
-        ? ['$(error)', 'error']
-        : active.status !== 'ready'
-          ? ['$(loading~spin)', 'starting']
-          : waiting
-            ? ['$(bell-dot)', 'waiting for you']
-            : state.turn !== 'idle'
-              ? ['$(sync~spin)', 'working']
-              : ['$(hubot)', 'idle'];
+    const { icon, status, background } = statusOf(active);
     item.text = `${icon} ${active.agentName}`;
     item.tooltip = `Howdah: ${active.agentName} — ${status}`;
     item.accessibilityInformation = { label: `Howdah: ${active.agentName}, ${status}` };
-    item.backgroundColor = waiting ? new vscode.ThemeColor('statusBarItem.warningBackground') : active.status === 'exited' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    item.backgroundColor = background && new vscode.ThemeColor(background);
     item.show();
   };
   const follow = () => {
@@ -41,4 +31,17 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
   };
   context.subscriptions.push(item, manager.onDidChange(follow), { dispose: () => sessionListener?.dispose() });
   follow();
+}
+
+/** What the item says about a session: a restored conversation is paused, not failed. */
+function statusOf(active: ManagedSession): { icon: string; status: string; background?: string } {
+  if (active.status === 'exited') {
+    return active.exitReason === RESTORED_REASON
+      ? { icon: '$(debug-pause)', status: 'resumes with your next message' }
+      : { icon: '$(error)', status: 'error', background: 'statusBarItem.errorBackground' };
+  }
+  if (active.status !== 'ready') return { icon: '$(loading~spin)', status: 'starting' };
+  if (active.session.waitingPermissions().length > 0) return { icon: '$(bell-dot)', status: 'waiting for you', background: 'statusBarItem.warningBackground' };
+  if (active.session.state.turn !== 'idle') return { icon: '$(sync~spin)', status: 'working' };
+  return { icon: '$(hubot)', status: 'idle' };
 }
