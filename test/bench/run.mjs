@@ -1,5 +1,6 @@
 // `npm run bench [-- name…]`: builds and runs the benchmarks, each printing its figures and side-by-side ratios.
 // No benchmark asserts a time: these machines are noisy; the numbers are for people to read.
+// Benches in `slow` (several minutes each) run only when named: `npm run bench -- soak`.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,9 +15,13 @@ const benches = {
   webview: 'test/bench/webview.mjs',
   terminals: 'test/bench/terminals.ts',
   edits: 'test/bench/edits.ts',
+  fuzz: 'test/bench/fuzz.ts',
+  soak: 'test/bench/soak.mjs',
 };
+/** Not run by a plain `npm run bench`: only when named. */
+const slow = new Set(['soak']);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const selected = Object.entries(benches).filter(([name, file]) => (wanted.length ? wanted.includes(name) : true) && existsSync(join(root, file)));
+const selected = Object.entries(benches).filter(([name, file]) => (wanted.length ? wanted.includes(name) : !slow.has(name)) && existsSync(join(root, file)));
 let failed = 0;
 for (const [name, file] of selected) {
   let script = join(root, file);
