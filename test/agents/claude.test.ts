@@ -1,0 +1,128 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { agentText, howdah, waitFor, workspaceFolder } from '../integration/helpers';
+import { type ModelServer, startModelServer } from './modelServer.mjs';
+
+// Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
+// HOWDAH_AGENT_CLAUDE_JS) launched through Howdah's own agent configuration, its model provider pointed at a
+// scripted Anthropic Messages server in this extension host.
+
+interface ToolCallLike { toolCallId: string; title?: string; kind?: string; status?: string; permission?: { options: { optionId: string; kind: string }[] } }
+
+const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
+const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string; kind: string; added: number; removed: number }[] };
+const toolCalls = (snapshot: unknown) => Object.values((snapshot as { toolCalls?: Record<string, ToolCallLike> }).toolCalls ?? {});
+
+let model: ModelServer;
+let seq = 0;
+
+/** Registers Claude Code as a Howdah agent whose model is `model`; returns its id. */
+async function claudeAgent(): Promise<string> {
+  const script = process.env.HOWDAH_AGENT_CLAUDE_JS;
+  assert.ok(script && fs.existsSync(script), `HOWDAH_AGENT_CLAUDE_JS names the installed agent (${script})`);
+  const env: Record<string, string> = {
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: 'test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+  };
+  // Claude Code refuses its permission-skipping flag as root unless IS_SANDBOX is exactly 1 (agents-in-the-wild).
+  if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+  const config = vscode.workspace.getConfiguration('howdah');
+  const agents = { ...(config.get<Record<string, unknown>>('agents') ?? {}) };
+  const id = `claude-${++seq}`;
+  agents[id] = { name: `Claude Code (offline ${seq})`, command: process.execPath, args: [script], env };
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  return id;
+}
+
+/** Answers every permission prompt of `key` with its allow-once option until `done` settles. */
+function allowAll(key: string, done: Promise<unknown>): string[] {
+  const answered: string[] = [];
+  let over = false;
+  void done.finally(() => { over = true; });
+  void (async () => {
+    const api = await howdah();
+    while (!over) {
+      for (const call of toolCalls(api.snapshot(key))) {
+        const option = call.permission?.options.find((o) => o.kind === 'allow_once') ?? call.permission?.options.find((o) => o.kind.startsWith('allow'));
+        if (option && api.answerPermission(key, call.toolCallId, option.optionId)) answered.push(`${call.title ?? call.toolCallId} → ${option.optionId}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return answered;
+}
+
+describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic model', function () {
+  this.timeout(120000);
+
+  before(async () => {
+    model = await startModelServer({ log: (line) => { if (process.env.VERBOSE) console.log(line); } });
+  });
+  after(async () => model?.close());
+  afterEach(async function () {
+    const api = await howdah();
+    if (this.currentTest?.state === 'failed') {
+      for (const key of api.sessionKeys()) console.log(`agent log of ${key}:\n${api.agentLog(key).slice(-40).join('\n')}`);
+      console.log(`model requests: ${JSON.stringify(model.requests.map((r) => ({ replies: r.replies, tools: r.toolNames.length, prompt: r.prompt.slice(0, 40) })))}`);
+    }
+    await vscode.commands.executeCommand('howdah.acceptAllChanges');
+    await api.stopAll();
+  });
+
+  it("the model's streamed answer reaches the session snapshot", async () => {
+    const answer = 'Hello from the scripted model. Ünïcödé and 🐘 survive chunking; **Markdown** too.';
+    model.script([{ text: answer }]);
+    const api = await howdah();
+    const t0 = Date.now();
+    const key = await api.newSession(await claudeAgent());
+    const started = Date.now() - t0;
+    const stop = await api.prompt(key, 'Say hello');
+    console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+    assert.equal(stop, 'end_turn');
+    assert.equal(agentText(api.snapshot(key)).trim(), answer);
+    assert.ok(model.mainRequests().some((r) => r.prompt.includes('Say hello')), 'the prompt reached the model');
+  });
+
+  it('read → edit → shell → answer: the edit is a pending change, and rejecting it restores the exact original', async () => {
+    const file = ws('src/a.ts');
+    const original = fs.readFileSync(file);
+    const before = original.toString('utf8');
+    const firstLine = before.split('\n')[0];
+    const edited = `${firstLine} // changed by Claude Code`;
+    const answer = 'I read src/a.ts, marked its first line, and ran the check: all done.';
+    model.script([
+      { text: 'Let me look at the file.', tool: { name: 'Read', input: { file_path: file } } },
+      { tool: { name: 'Edit', input: { file_path: file, old_string: firstLine, new_string: edited } } },
+      { tool: { name: 'Bash', input: { command: 'echo howdah-agents-$((20+22))', description: 'Print a marker' } } },
+      { text: answer },
+    ]);
+    const api = await howdah();
+    const key = await api.newSession(await claudeAgent());
+    const t0 = Date.now();
+    const turn = api.prompt(key, 'Mark the first line of src/a.ts, then run the check');
+    const answered = allowAll(key, turn);
+    const stop = await turn;
+    console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
+    assert.equal(stop, 'end_turn');
+    assert.ok(agentText(api.snapshot(key)).includes(answer), `the answer is in the snapshot: ${JSON.stringify(agentText(api.snapshot(key)).slice(-120))}`);
+
+    // what the agent sent back to the model: the file's text, then the command's output
+    const results = model.mainRequests().flatMap((r) => r.toolResults);
+    assert.ok(results.some((r) => r.text.includes(firstLine)), `the Read result holds the file: ${JSON.stringify(results.map((r) => r.text.slice(0, 80)))}`);
+    assert.ok(results.some((r) => r.text.includes('howdah-agents-42')), `the Bash result holds its output: ${JSON.stringify(results.map((r) => r.text.slice(0, 80)))}`);
+    const kinds = toolCalls(api.snapshot(key)).map((c) => `${c.kind}:${c.status}`);
+    assert.ok(kinds.includes('read:completed') && kinds.includes('edit:completed') && kinds.includes('execute:completed'), `tool calls: ${kinds.join(', ')}`);
+
+    assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited), 'the agent edited the file on disk');
+    const change = await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
+    assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
+    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+    await waitFor('nothing left to review', async () => !(await state()).pending.some((p) => p.fsPath === file));
+  });
+});
