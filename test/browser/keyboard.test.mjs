@@ -1,18 +1,11 @@
 // Keyboard-only use: permission prompts, the prompt box (send, new line, history, / and @ completion), Stop, and
 // accessible names on every control.
 import { strict as assert } from 'node:assert';
-import { chatHost, posted, send } from './support/chatPage.mjs';
+import { chatPagePerTest, posted, send } from './support/chatPage.mjs';
 import { agent, patch, permission, snapshot, tool } from './support/fixtures.mjs';
 
 describe('chat webview: keyboard', function () {
-  let chat;
-  beforeEach(async function () {
-    chat = await (await chatHost()).open();
-  });
-  afterEach(async function () {
-    assert.deepEqual(chat.errors, [], 'no page errors');
-    await chat.close();
-  });
+  const chat = chatPagePerTest();
   const focused = () => chat.page.evaluate(() => {
     const el = document.activeElement;
     return { tag: el?.tagName, name: el?.getAttribute('aria-label') ?? el?.textContent?.trim() };

@@ -1,21 +1,14 @@
 // Paths shown relative to the workspace folders (full path in the tooltip, and beside it on permission prompts), and
 // "Restore files to before this message" on user messages, in headless Chromium with the fake host.
 import { strict as assert } from 'node:assert';
-import { chatHost, posted, send } from './support/chatPage.mjs';
+import { chatPagePerTest, posted, send } from './support/chatPage.mjs';
 import { agent, patch, permission, snapshot, tool, user } from './support/fixtures.mjs';
 
 const ws = [{ name: 'proj', path: '/home/me/proj' }];
 const head = (workspaceFolders = ws) => ({ workspaceFolders });
 
 describe('chat webview: workspace-relative paths', function () {
-  let chat;
-  beforeEach(async function () {
-    chat = await (await chatHost()).open();
-  });
-  afterEach(async function () {
-    assert.deepEqual(chat.errors, [], 'no page errors');
-    await chat.close();
-  });
+  const chat = chatPagePerTest();
 
   it('shows locations and diffs inside the workspace relative to it, the full path as the tooltip', async function () {
     await send(chat.page, snapshot({ head: head(), entries: [
@@ -66,14 +59,7 @@ describe('chat webview: workspace-relative paths', function () {
 });
 
 describe('chat webview: restore files to before a message', function () {
-  let chat;
-  beforeEach(async function () {
-    chat = await (await chatHost()).open();
-  });
-  afterEach(async function () {
-    assert.deepEqual(chat.errors, [], 'no page errors');
-    await chat.close();
-  });
+  const chat = chatPagePerTest();
 
   it('offers the action on each user message and posts that message’s entry id', async function () {
     await send(chat.page, snapshot({ entries: [user(1, 'first'), agent(2, 'ok'), user(7, 'second'), agent(8, 'done')] }));

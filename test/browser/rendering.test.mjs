@@ -1,17 +1,10 @@
 // Rendering of every entry kind, header and plan, patches and resync, in headless Chromium with the fake host.
 import { strict as assert } from 'node:assert';
-import { chatHost, posted, send } from './support/chatPage.mjs';
+import { chatPagePerTest, posted, send } from './support/chatPage.mjs';
 import { agent, error, header, notice, patch, permission, snapshot, thought, tool, turnEnd, unknown, user } from './support/fixtures.mjs';
 
 describe('chat webview: rendering', function () {
-  let chat;
-  beforeEach(async function () {
-    chat = await (await chatHost()).open();
-  });
-  afterEach(async function () {
-    assert.deepEqual(chat.errors, [], 'no page errors');
-    await chat.close();
-  });
+  const chat = chatPagePerTest();
   const text = (selector) => chat.page.locator(selector).allInnerTexts();
 
   it('starts empty, with a New session button, and asks for a snapshot', async function () {

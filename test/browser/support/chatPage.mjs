@@ -2,6 +2,7 @@
 // page (with the production CSP, from the real chatPageHtml) plus media/ over http://127.0.0.1, and opens it in
 // headless Chromium through playwright-core. The page gets an `acquireVsCodeApi` that records every posted message
 // in `window.__posted`; tests feed host messages with `send`.
+import { strict as assert } from 'node:assert';
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -153,4 +154,20 @@ export async function posted(page, type, { clear = false } = {}) {
     if (c) window.__posted.length = 0;
     return all;
   }, [type, clear]);
+}
+
+/**
+ * A fresh chat page per test, closed after it, failing the test on any page error. Call in a `describe` body; the
+ * returned object stands for the current test's page (its properties are read from the page open at the time).
+ */
+export function chatPagePerTest() {
+  let chat;
+  beforeEach(async function () {
+    chat = await (await chatHost()).open();
+  });
+  afterEach(async function () {
+    assert.deepEqual(chat.errors, [], 'no page errors');
+    await chat.close();
+  });
+  return new Proxy({}, { get: (_target, key) => chat[key] });
 }
