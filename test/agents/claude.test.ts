@@ -39,8 +39,8 @@ async function claudeAgent(): Promise<string> {
   return id;
 }
 
-/** Answers every permission prompt of `key` with its allow-once option until `done` settles. */
-function allowAll(key: string, done: Promise<unknown>): string[] {
+/** Answers every permission prompt of `key` with its option of `kind` (allow_once, reject_once) until `done` settles. */
+function answerAll(key: string, done: Promise<unknown>, kind = 'allow_once'): string[] {
   const answered: string[] = [];
   let over = false;
   void done.finally(() => { over = true; });
@@ -48,7 +48,7 @@ function allowAll(key: string, done: Promise<unknown>): string[] {
     const api = await howdah();
     while (!over) {
       for (const call of toolCalls(api.snapshot(key))) {
-        const option = call.permission?.options.find((o) => o.kind === 'allow_once') ?? call.permission?.options.find((o) => o.kind.startsWith('allow'));
+        const option = call.permission?.options.find((o) => o.kind === kind);
         if (option && api.answerPermission(key, call.toolCallId, option.optionId)) answered.push(`${call.title ?? call.toolCallId} → ${option.optionId}`);
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -105,7 +105,7 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     const key = await api.newSession(await claudeAgent());
     const t0 = Date.now();
     const turn = api.prompt(key, 'Mark the first line of src/a.ts, then run the check');
-    const answered = allowAll(key, turn);
+    const answered = answerAll(key, turn);
     const stop = await turn;
     console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
     assert.equal(stop, 'end_turn');
@@ -124,5 +124,29 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
     await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
     await waitFor('nothing left to review', async () => !(await state()).pending.some((p) => p.fsPath === file));
+  });
+
+  it('a rejected edit: the model is told, the file stays byte for byte, nothing to review, the turn still ends with the answer', async () => {
+    const file = ws('notes.md');
+    const original = fs.readFileSync(file);
+    const firstLine = original.toString('utf8').split('\n')[0];
+    const answer = 'Understood: I left notes.md as it was.';
+    model.script([
+      { tool: { name: 'Read', input: { file_path: file } } },
+      { tool: { name: 'Edit', input: { file_path: file, old_string: firstLine, new_string: `${firstLine} (rejected)` } } },
+      (request) => ({ text: request.toolResults.some((r) => r.isError) ? answer : 'the edit was not refused' }),
+    ]);
+    const api = await howdah();
+    const key = await api.newSession(await claudeAgent());
+    const turn = api.prompt(key, 'Change the first line of notes.md');
+    const answered = answerAll(key, turn, 'reject_once');
+    assert.equal(await turn, 'end_turn');
+    assert.equal(answered.length, 1, `one prompt, rejected: ${answered.join('; ')}`);
+    assert.ok(agentText(api.snapshot(key)).includes(answer), `the model saw the refusal: ${JSON.stringify(agentText(api.snapshot(key)).slice(-120))}`);
+    const edit = toolCalls(api.snapshot(key)).find((c) => c.kind === 'edit');
+    assert.equal(edit?.status, 'rejected', `Howdah shows the edit as rejected: ${JSON.stringify(edit)}`);
+    assert.equal(Buffer.compare(fs.readFileSync(file), original), 0, 'the file is untouched');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.ok(!(await state()).pending.some((p) => p.fsPath === file), 'nothing to review');
   });
 });
