@@ -1,4 +1,4 @@
-// `npm test`: the unit, integration and end-to-end tiers, in that order, each in its own process.
+// `npm test`: the unit, browser, integration, real-agents and end-to-end tiers, in that order, each in its own process.
 // Every tier writes its counts to a results file; this prints one line per tier and, last, exactly
 // `N passed, N failed` over all tiers. Any failing tier makes the exit code non-zero.
 import { spawn } from 'node:child_process';
@@ -14,6 +14,7 @@ const TIERS = [
   { name: 'unit', args: ['run', '--silent', 'test:unit', '--', '--reporter', REPORTER] },
   { name: 'browser', args: ['run', '--silent', 'test:browser'] },
   { name: 'integration', args: ['run', '--silent', 'test:integration'] },
+  { name: 'agents', args: ['run', '--silent', 'test:agents'] },
   { name: 'e2e', args: ['run', '--silent', 'test:e2e'] },
 ];
 const only = process.argv.slice(2);
