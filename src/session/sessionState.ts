@@ -24,15 +24,24 @@ export class SessionState implements SessionStateView {
   turn: TurnState = 'idle';
   private nextEntryId = 1;
   private readonly listeners = new Set<Listener>();
+  /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
+  private readonly messageIndex = new Map<string, number>();
 
   /** Replaces the transcript with a saved one (a window reload); ids continue after the highest saved. */
   restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string }): void {
-    this.entries.splice(0, this.entries.length, ...saved.entries);
+    // No spread: a long transcript (>100,000 entries) overflows the call stack as arguments.
+    this.entries.length = 0;
+    this.messageIndex.clear();
+    let maxId = 0;
+    for (const entry of saved.entries) {
+      this.indexEntry(entry, this.entries.push(entry) - 1);
+      maxId = Math.max(maxId, entry.id);
+    }
     this.toolCalls.clear();
     for (const call of saved.toolCalls) this.toolCalls.set(call.toolCallId, { ...call });
     this.plan = [...saved.plan];
     this.info = { ...this.info, title: saved.title };
-    this.nextEntryId = Math.max(0, ...saved.entries.map((e) => e.id)) + 1;
+    this.nextEntryId = maxId + 1;
     this.emit({ type: 'entry-added', index: this.entries.length - 1 });
     this.emit({ type: 'plan' });
     this.emit({ type: 'info' });
@@ -189,15 +198,15 @@ export class SessionState implements SessionStateView {
       return;
     }
     if (messageId !== undefined) {
-      // A chunk for an earlier message that is no longer last (rare): append there.
-      for (let i = this.entries.length - 1; i >= 0; i--) {
-        const entry = this.entries[i];
-        if (entry.kind === 'message' && entry.role === role && entry.messageId === messageId) {
-          if (block.type === 'text') entry.text += block.text;
-          else entry.blocks.push(block);
-          this.emit({ type: 'entry-changed', index: i });
-          return;
-        }
+      // A chunk for an earlier message that is no longer last (rare): append there. Looked up, not scanned for: every
+      // new message with an id asks, and a scan of the whole transcript each time made a long session quadratic.
+      const i = this.messageIndex.get(`${role}:${messageId}`);
+      const entry = i === undefined ? undefined : this.entries[i];
+      if (entry?.kind === 'message') {
+        if (block.type === 'text') entry.text += block.text;
+        else entry.blocks.push(block);
+        this.emit({ type: 'entry-changed', index: i! });
+        return;
       }
     }
     const text = block.type === 'text' ? block.text : '';
@@ -206,8 +215,12 @@ export class SessionState implements SessionStateView {
   }
 
   private addEntry(entry: Entry): void {
-    this.entries.push(entry);
+    this.indexEntry(entry, this.entries.push(entry) - 1);
     this.emit({ type: 'entry-added', index: this.entries.length - 1 });
+  }
+
+  private indexEntry(entry: Entry, index: number): void {
+    if (entry.kind === 'message' && entry.messageId !== undefined) this.messageIndex.set(`${entry.role}:${entry.messageId}`, index);
   }
 
   private emit(change: SessionChange): void {

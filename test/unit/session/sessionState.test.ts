@@ -153,4 +153,29 @@ describe('session state reducer', () => {
       { type: 'plan' },
     ]);
   });
+
+  it('appends a chunk for an earlier message by id after many entries, and after a restore', () => {
+    const s = new SessionState();
+    for (let i = 0; i < 1000; i++) feed(s, { sessionUpdate: 'agent_message_chunk', content: text(`m${i} `), messageId: `m${i}` }, { sessionUpdate: 'agent_thought_chunk', content: text('t'), messageId: `m${i}` });
+    feed(s, { sessionUpdate: 'agent_message_chunk', content: text('late'), messageId: 'm3' }, { sessionUpdate: 'agent_thought_chunk', content: text('!'), messageId: 'm3' });
+    assert.equal(s.entries.length, 2000);
+    assert.deepEqual([s.entries[6], s.entries[7]].map((e) => e.kind === 'message' && [e.role, e.text]), [['agent', 'm3 late'], ['thought', 't!']]);
+
+    const restored = new SessionState();
+    restored.restore({ entries: s.entries.map((e) => ({ ...e })), toolCalls: [], plan: [] });
+    feed(restored, { sessionUpdate: 'agent_message_chunk', content: text('+'), messageId: 'm10' }, { sessionUpdate: 'agent_message_chunk', content: text('new'), messageId: 'x' });
+    const m10 = restored.entries[20];
+    assert.equal(m10.kind === 'message' && m10.text, 'm10 +');
+    assert.equal(restored.entries.length, 2001);
+    assert.equal(restored.entries[2000].id, 2001);
+  });
+
+  it('restores a transcript of 200,000 entries (no spread of them as arguments)', () => {
+    const s = new SessionState();
+    const entries = Array.from({ length: 200_000 }, (_, i) => ({ kind: 'turn-end' as const, id: i + 1, stopReason: 'end_turn' }));
+    s.restore({ entries, toolCalls: [], plan: [] });
+    assert.equal(s.entries.length, 200_000);
+    s.addTurnEnd('end_turn');
+    assert.equal(s.entries[200_000].id, 200_001);
+  });
 });
