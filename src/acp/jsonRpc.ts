@@ -62,7 +62,14 @@ export class JsonRpcConnection {
     this.writer = new MessageWriter(output);
     this.splitter = new LineSplitter(
       {
-        line: (text) => this.receive(text),
+        line: (text) => {
+          // Nothing one line does may stop the stream: a throw here would end every later message with it.
+          try {
+            this.receive(text);
+          } catch (error) {
+            this.warn({ kind: 'handler-error', message: `Processing a message failed: ${(error as Error).message}`, raw: text.slice(0, 500) });
+          }
+        },
         oversized: (error: MessageTooLargeError) => this.warn({ kind: 'oversized', message: error.message }),
       },
       options.maxLineBytes ?? MAX_LINE_BYTES,
@@ -116,12 +123,25 @@ export class JsonRpcConnection {
 
   private send(message: Message): Promise<void> {
     const line = JSON.stringify(message);
-    this.options.trace?.({ direction: 'send', message, bytes: Buffer.byteLength(line) });
+    this.traceEvent({ direction: 'send', message, bytes: Buffer.byteLength(line) });
     return this.writer.write(line);
   }
 
+  /** The trace is a log: a message it cannot format (nested too deep, say) must not stop the message itself. */
+  private traceEvent(event: TraceEvent): void {
+    try {
+      this.options.trace?.(event);
+    } catch (error) {
+      this.warn({ kind: 'handler-error', message: `Tracing a message failed: ${(error as Error).message}` });
+    }
+  }
+
   private warn(warning: ProtocolWarning): void {
-    this.options.warn?.(warning);
+    try {
+      this.options.warn?.(warning);
+    } catch {
+      // A warning that cannot be logged is dropped, never thrown into the stream.
+    }
   }
 
   private receive(text: string): void {
@@ -129,12 +149,12 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      this.options.trace?.({ direction: 'receive', message: text, bytes: text.length });
+      this.traceEvent({ direction: 'receive', message: text, bytes: text.length });
       this.warn({ kind: 'invalid-json', message: `Invalid JSON from the agent: ${(error as Error).message}`, raw: text.slice(0, 500) });
       this.reply(null, undefined, new RpcError(ErrorCode.parseError, 'Parse error'));
       return;
     }
-    this.options.trace?.({ direction: 'receive', message, bytes: text.length });
+    this.traceEvent({ direction: 'receive', message, bytes: text.length });
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       this.warn({ kind: 'invalid-message', message: 'Not a JSON-RPC message object (batches are not part of ACP)', raw: text.slice(0, 500) });
       this.reply(null, undefined, new RpcError(ErrorCode.invalidRequest, 'Invalid Request'));

@@ -54,6 +54,12 @@ export function formatTrace(event: TraceEvent, level: TraceLevel): string | unde
   if (level === 'off') return undefined;
   const line = describeMessage(event);
   if (level === 'messages') return line;
-  const body = typeof event.message === 'string' ? event.message : JSON.stringify(redact(event.message), null, 2);
+  let body: string;
+  try {
+    body = typeof event.message === 'string' ? event.message : JSON.stringify(redact(event.message), null, 2);
+  } catch {
+    // Nested deeper than the stack allows (a hostile agent): the one-line description still stands.
+    body = '(nested too deeply to show)';
+  }
   return `${line}\n${body}`;
 }

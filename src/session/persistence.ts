@@ -49,10 +49,30 @@ export function serializeSession(state: SessionState, meta: Omit<PersistedSessio
     ...meta,
     title: state.info.title,
     updatedAt: new Date().toISOString(),
-    entries: JSON.parse(JSON.stringify(state.entries)) as Entry[],
-    toolCalls: JSON.parse(JSON.stringify(toolCalls)) as ToolCallState[],
-    plan: JSON.parse(JSON.stringify(state.plan)) as unknown[],
+    entries: jsonCopy(state.entries) as Entry[],
+    toolCalls: jsonCopy(toolCalls) as ToolCallState[],
+    plan: jsonCopy(state.plan) as unknown[],
   };
+}
+
+/** Deeper than this, a saved value is cut (an agent's raw JSON can nest past what JSON.stringify's stack allows). */
+const MAX_SAVED_DEPTH = 64;
+
+/** A JSON copy; when the value is nested too deeply to stringify, the copy is cut at MAX_SAVED_DEPTH. */
+function jsonCopy(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.parse(JSON.stringify(cut(value, 0)));
+  }
+}
+
+function cut(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_SAVED_DEPTH) return '(nested too deeply to save)';
+  if (Array.isArray(value)) return value.map((item) => cut(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cut(v, depth + 1)]));
 }
 
 export function parsePersistedSession(raw: unknown): PersistedSession | undefined {

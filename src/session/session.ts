@@ -226,7 +226,14 @@ function errorMessage(error: unknown): string {
 }
 
 function errorDetail(error: unknown): string | undefined {
-  if (error instanceof RpcError && error.data !== undefined) return JSON.stringify(error.data, null, 2);
+  if (error instanceof RpcError && error.data !== undefined) {
+    try {
+      return JSON.stringify(error.data, null, 2);
+    } catch {
+      // Nested too deep for JSON.stringify (a hostile agent): the message still says what failed.
+      return '(the error data is too deeply nested to show)';
+    }
+  }
   if (error instanceof ConnectionClosedError) return error.stderrTail.slice(-20).join('\n') || undefined;
   return undefined;
 }
