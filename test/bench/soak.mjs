@@ -13,7 +13,8 @@
 // constant share), the webview's JS heap (CDP Performance.getMetrics JSHeapUsedSize) and its DOM nodes are printed,
 // next to the size of the history itself. At the end, a fresh page opens the finished session: the host's snapshot
 // (built and JSON-serialised, as VS Code's postMessage does), then in the page JSON.parse + the snapshot message to a
-// laid-out page. Targets are printed beside the figures, not asserted. Takes several minutes: `npm run bench -- soak`.
+// laid-out page. Targets are printed beside the figures, not asserted. Takes ~40 s on an idle 2-core machine and a few
+// minutes on a busy one, so run.mjs runs it only when named: `npm run bench -- soak` (SOAK_TURNS=n for a shorter day).
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,7 +78,8 @@ async function hostCode() {
       contents: `export { SessionProjector } from './src/panel/sessionProjector';
         export { AgentConnection } from './src/acp/agentConnection';
         export { buildClientCapabilities } from './src/acp/capabilities';
-        export { Session } from './src/session/session';`,
+        export { Session } from './src/session/session';
+        export { serializeSession, parsePersistedSession } from './src/session/persistence';`,
       resolveDir: REPO, loader: 'ts',
     },
     bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning',
@@ -98,16 +100,16 @@ async function pageMemory(page, cdp) {
   await cdp.send('HeapProfiler.collectGarbage');
   const m = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((x) => [x.name, x.value]));
   const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
-  return { jsHeap: m.JSHeapUsedSize, nodes: m.Nodes, dom };
+  return { jsHeap: m.JSHeapUsedSize, nodes: m.Nodes, dom, pageTaskMs: m.TaskDuration * 1000 };
 }
-/** What the history itself weighs: the text of every message, tool payloads (diffs, raw JSON) as UTF-16. */
+/** What the history itself weighs: the characters of every message and tool payload (ASCII here: 1 byte each in V8). */
 function historyBytes(state) {
   let chars = 0;
   for (const e of state.entries) if (e.kind === 'message') chars += e.text.length;
   for (const c of state.toolCalls.values()) {
     for (const x of c.content) chars += x.type === 'diff' ? (x.oldText?.length ?? 0) + x.newText.length : x.type === 'content' && x.content.type === 'text' ? x.content.text.length : 0;
   }
-  return chars * 2;
+  return chars;
 }
 
 // ─── Run ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -119,7 +121,7 @@ writeFileSync(scenarioFile, JSON.stringify(scenario()));
 const host = await chatHost();
 const rows = [];
 try {
-  const { AgentConnection, buildClientCapabilities, Session, SessionProjector } = code;
+  const { AgentConnection, buildClientCapabilities, Session, SessionProjector, serializeSession, parsePersistedSession } = code;
   const chat = await host.open({ width: 500, height: 900 });
   const cdp = await chat.page.context().newCDPSession(chat.page);
   await cdp.send('Performance.enable');
@@ -160,12 +162,26 @@ try {
   };
   const t0 = performance.now();
   let streamMs = 0;
+  // Host CPU between checkpoints only (not their gc, page reads and save/load timing).
+  const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+  let hostCpuMs = 0;
+  let cpuAtLastCheckpoint = cpuMs();
   const checkpoint = async (label) => {
     projector.flush();
     await delivery;
     const wall = performance.now() - t0;
-    rows.push({ label, ...counts(), wall, streamMs, history: historyBytes(state), host: hostHeap(), ...(await pageMemory(chat.page, cdp)), patches, patchBytes });
+    const cpu = cpuMs();
+    hostCpuMs += cpu - cpuAtLastCheckpoint;
+    rows.push({ label, ...counts(), wall, streamMs, hostCpuMs, history: historyBytes(state), host: hostHeap(), ...(await pageMemory(chat.page, cdp)), patches, patchBytes });
     const r = rows.at(-1);
+    // What src/agents/sessionStore.ts does for a changing session every SAVE_DELAY_MS (1.5 s): serializeSession +
+    // JSON.stringify of the whole transcript; then prune() → list() reads back and parses every saved session.
+    const s0 = performance.now();
+    const saved = JSON.stringify(serializeSession(state, { key: 'k', agentId: 'a', agentName: 'Soak', sessionId: 's', cwd: dir }));
+    const s1 = performance.now();
+    parsePersistedSession(JSON.parse(saved));
+    Object.assign(r, { saveMs: s1 - s0, loadMs: performance.now() - s1, savedBytes: saved.length });
+    cpuAtLastCheckpoint = cpuMs();
     console.log(`  … ${label}: ${r.messages} messages, host ${MB(r.host)}, webview ${MB(r.jsHeap)}, ${r.dom} elements (${(wall / 1000).toFixed(0)} s)`);
   };
   await checkpoint('start');
@@ -200,14 +216,16 @@ try {
     const t0 = performance.now();
     const message = JSON.parse(window.__snapshotJson);
     const parsed = performance.now() - t0;
+    const rendered = window.__howdah.renderStats().totalMs;
     window.postMessage(message, '*');
     await new Promise((resolve) => window.addEventListener('message', resolve, { once: true }));
     window.__howdah.render();
     document.body.getBoundingClientRect();
     const laidOut = performance.now() - t0;
+    const renderMs = window.__howdah.renderStats().totalMs - rendered;
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     delete window.__snapshotJson;
-    return { parsed, laidOut, painted: performance.now() - t0 };
+    return { parsed, laidOut, renderMs, painted: performance.now() - t0 };
   });
   const openMem = await pageMemory(fresh.page, freshCdp);
   await fresh.close();
@@ -216,8 +234,9 @@ try {
   const end = rows.at(-1);
   console.log(`\nsoak: ${TURNS} turns over real stdio, ${notifications} session/update notifications in ${(end.streamMs / 1000).toFixed(1)} s of turns (${(end.wall / 1000).toFixed(0)} s wall with checkpoints); ${end.patches} patches, ${MB(end.patchBytes)} of patch JSON`);
   console.log(`  ${end.messages} messages (+ ${TURNS} user), ${end.tools} tool calls, ${end.edits} edits, ${end.entries} entries\n`);
-  const cols = ['point', 'messages', 'entries', 'history', 'host heap', 'host − history', 'webview heap', 'DOM elements', 'DOM nodes (CDP)'];
-  const table = rows.map((r) => [r.label, r.messages, r.entries, MB(r.history), MB(r.host), MB(r.host - r.history), MB(r.jsHeap), r.dom, r.nodes].map(String));
+  const cols = ['point', 'messages', 'entries', 'history', 'host heap', 'host − history', 'webview heap', 'DOM elements', 'DOM nodes (CDP)', 'turns', 'host CPU', 'page CPU', 'save', 'load'];
+  const since = (r, i, key) => (i === 0 ? '' : `${((r[key] - rows[i - 1][key]) / 1000).toFixed(1)} s`);
+  const table = rows.map((r, i) => [r.label, r.messages, r.entries, MB(r.history), MB(r.host), MB(r.host - r.history), MB(r.jsHeap), r.dom, r.nodes, since(r, i, 'streamMs'), since(r, i, 'hostCpuMs'), since(r, i, 'pageTaskMs'), `${MB(r.savedBytes)} ${r.saveMs.toFixed(0)} ms`, `${r.loadMs.toFixed(0)} ms`].map(String));
   const widths = cols.map((c, i) => Math.max(c.length, ...table.map((r) => r[i].length)));
   const fmt = (r) => '  ' + r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   console.log(fmt(cols));
@@ -226,9 +245,13 @@ try {
   const perMsg = (a, b, key) => (b.messages > a.messages ? (b[key] - a[key]) / (b.messages - a.messages) : 0);
   console.log(`\n  growth after warm-up (${warm.label} → end), per message: host ${perMsg(warm, end, 'host').toFixed(0)} B (history itself ${perMsg(warm, end, 'history').toFixed(0)} B), webview heap ${perMsg(warm, end, 'jsHeap').toFixed(0)} B, DOM elements ${(end.dom - warm.dom)} in all`);
   console.log('  [target: flat after warm-up — growth no more than the history itself, which the webview keeps out of the DOM]');
+  console.log('  turns / host CPU / page CPU: since the previous point — wall time in session.prompt, this process\'s CPU (host code and');
+  console.log('  Playwright\'s client, checkpoints excluded), the page\'s main-thread time (CDP TaskDuration) [target: flat per 10,000 messages]');
+  console.log('  save / load: serializeSession + JSON.stringify of the whole session, and JSON.parse + parsePersistedSession of it — what');
+  console.log('  src/agents/sessionStore.ts does every 1.5 s while a session changes (save, then prune → list() reads back every saved file)');
   console.log(`\n  open the panel on the finished session: snapshot ${MB(json.length)} of JSON (${snapshot.entries.length} entries)`);
   console.log(`    host: snapshot() ${(h1 - h0).toFixed(0)} ms + JSON.stringify ${(h2 - h1).toFixed(0)} ms`);
-  console.log(`    page: JSON.parse ${open.parsed.toFixed(0)} ms, to laid-out page ${open.laidOut.toFixed(0)} ms, to first paint ${open.painted.toFixed(0)} ms; then webview heap ${MB(openMem.jsHeap)}, ${openMem.dom} elements`);
+  console.log(`    page: JSON.parse ${open.parsed.toFixed(0)} ms, render ${open.renderMs.toFixed(0)} ms, to laid-out page ${open.laidOut.toFixed(0)} ms, to first paint ${open.painted.toFixed(0)} ms; then webview heap ${MB(openMem.jsHeap)}, ${openMem.dom} elements`);
   console.log(`    total ≈ ${(h2 - h0 + open.painted).toFixed(0)} ms   [target: < 500 ms]`);
 } finally {
   await closeChatHost();
