@@ -1,6 +1,6 @@
 // `npm run bench [-- name…]`: builds and runs the benchmarks, each printing its figures and side-by-side ratios.
 // No benchmark asserts a time: these machines are noisy; the numbers are for people to read.
-// Benches in `slow` (several minutes each) run only when named: `npm run bench -- soak`.
+// Benches in `slow` (the soak: ~40 s idle, minutes on a busy machine) run only when named: `npm run bench -- soak`.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
