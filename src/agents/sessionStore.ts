@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { parsePersistedSession, serializeSession, type PersistedSession } from '../session/persistence';
+import { parsePersistedSession, sessionToJson, type PersistedSession } from '../session/persistence';
 import type { ManagedSession } from './sessionManager';
 
 const SAVE_DELAY_MS = 1500;
+const MAX_SAVE_DELAY_MS = 60_000;
 const MAX_SAVED_SESSIONS = 50;
 
 /**
@@ -15,6 +16,8 @@ export class SessionStore implements vscode.Disposable {
   private readonly dirty = new Map<string, ManagedSession>();
   private timer: NodeJS.Timeout | undefined;
   private readonly listeners = new Map<string, { dispose(): void }>();
+  private lastSaveMs = 0;
+  private pruned = false;
 
   constructor(storage: vscode.Uri | undefined) {
     this.dir = storage && vscode.Uri.joinPath(storage, 'sessions');
@@ -89,14 +92,20 @@ export class SessionStore implements vscode.Disposable {
     this.listeners.clear();
   }
 
+  /**
+   * Saves soon, but a session whose save is slow (a long day) is saved less often: the delay grows with the time the
+   * last save took, so persistence stays a small share of the host's work.
+   */
   private markDirty(managed: ManagedSession): void {
     this.dirty.set(managed.key, managed);
-    this.timer ??= setTimeout(() => void this.flush(), SAVE_DELAY_MS);
+    const delay = Math.min(MAX_SAVE_DELAY_MS, Math.max(SAVE_DELAY_MS, this.lastSaveMs * 20));
+    this.timer ??= setTimeout(() => void this.flush(), delay);
   }
 
   private async save(managed: ManagedSession): Promise<void> {
     if (!this.dir) return;
-    const data = serializeSession(managed.session.state, {
+    const started = Date.now();
+    const json = sessionToJson(managed.session.state, {
       key: managed.key,
       agentId: managed.agentId,
       agentName: managed.agentName,
@@ -106,13 +115,27 @@ export class SessionStore implements vscode.Disposable {
     await vscode.workspace.fs.createDirectory(this.dir);
     // Written whole to a temporary name, then renamed, so a crash mid-write never leaves half a transcript.
     const tmp = vscode.Uri.joinPath(this.dir, `${managed.key}.json.tmp`);
-    await vscode.workspace.fs.writeFile(tmp, Buffer.from(JSON.stringify(data), 'utf8'));
+    await vscode.workspace.fs.writeFile(tmp, Buffer.from(json, 'utf8'));
     await vscode.workspace.fs.rename(tmp, this.file(managed.key), { overwrite: true });
+    this.lastSaveMs = Date.now() - started;
   }
 
+  /** Keeps the newest saved conversations, judged by file time (no file is read); once per window is enough. */
   private async prune(): Promise<void> {
-    const all = await this.list();
-    for (const old of all.slice(MAX_SAVED_SESSIONS)) await vscode.workspace.fs.delete(this.file(old.key)).then(undefined, () => undefined);
+    if (this.pruned || !this.dir) return;
+    this.pruned = true;
+    const names = await vscode.workspace.fs.readDirectory(this.dir).then(undefined, () => [] as [string, vscode.FileType][]);
+    const files = await Promise.all(
+      names
+        .filter(([name]) => name.endsWith('.json'))
+        .map(async ([name]) => {
+          const uri = vscode.Uri.joinPath(this.dir!, name);
+          const stat = await vscode.workspace.fs.stat(uri).then(undefined, () => undefined);
+          return { uri, mtime: stat?.mtime ?? 0 };
+        }),
+    );
+    files.sort((a, b) => b.mtime - a.mtime);
+    for (const old of files.slice(MAX_SAVED_SESSIONS)) await vscode.workspace.fs.delete(old.uri).then(undefined, () => undefined);
   }
 
   private file(key: string): vscode.Uri {

@@ -39,34 +39,38 @@ const Persisted = z.object({
 });
 
 export function serializeSession(state: SessionState, meta: Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title'>): PersistedSession {
+  return JSON.parse(sessionToJson(state, meta)) as PersistedSession;
+}
+
+/**
+ * The saved form as JSON text, built in one pass: the state is referenced, not copied, and stringified once (a long
+ * session is tens of MB; the store saves it while the conversation goes on).
+ */
+export function sessionToJson(state: SessionState, meta: Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title'>): string {
   const toolCalls = [...state.toolCalls.values()].map(({ permission: _waiting, ...call }) => ({
     ...call,
     // A call still open when the window closed did not finish as far as we can tell.
     status: call.status === 'pending' || call.status === 'in_progress' ? ('cancelled' as const) : call.status,
   }));
-  return {
+  const data = {
     version: PERSISTED_VERSION,
     ...meta,
     title: state.info.title,
     updatedAt: new Date().toISOString(),
-    entries: jsonCopy(state.entries) as Entry[],
-    toolCalls: jsonCopy(toolCalls) as ToolCallState[],
-    plan: jsonCopy(state.plan) as unknown[],
+    entries: state.entries,
+    toolCalls,
+    plan: state.plan,
   };
+  try {
+    return JSON.stringify(data);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify(cut(data, 0));
+  }
 }
 
 /** Deeper than this, a saved value is cut (an agent's raw JSON can nest past what JSON.stringify's stack allows). */
 const MAX_SAVED_DEPTH = 64;
-
-/** A JSON copy; when the value is nested too deeply to stringify, the copy is cut at MAX_SAVED_DEPTH. */
-function jsonCopy(value: unknown): unknown {
-  try {
-    return JSON.parse(JSON.stringify(value));
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return JSON.parse(JSON.stringify(cut(value, 0)));
-  }
-}
 
 function cut(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value;

@@ -79,7 +79,7 @@ async function hostCode() {
         export { AgentConnection } from './src/acp/agentConnection';
         export { buildClientCapabilities } from './src/acp/capabilities';
         export { Session } from './src/session/session';
-        export { serializeSession, parsePersistedSession } from './src/session/persistence';`,
+        export { sessionToJson, parsePersistedSession } from './src/session/persistence';`,
       resolveDir: REPO, loader: 'ts',
     },
     bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning',
@@ -121,7 +121,7 @@ writeFileSync(scenarioFile, JSON.stringify(scenario()));
 const host = await chatHost();
 const rows = [];
 try {
-  const { AgentConnection, buildClientCapabilities, Session, SessionProjector, serializeSession, parsePersistedSession } = code;
+  const { AgentConnection, buildClientCapabilities, Session, SessionProjector, sessionToJson, parsePersistedSession } = code;
   const chat = await host.open({ width: 500, height: 900 });
   const cdp = await chat.page.context().newCDPSession(chat.page);
   await cdp.send('Performance.enable');
@@ -174,10 +174,10 @@ try {
     hostCpuMs += cpu - cpuAtLastCheckpoint;
     rows.push({ label, ...counts(), wall, streamMs, hostCpuMs, history: historyBytes(state), host: hostHeap(), ...(await pageMemory(chat.page, cdp)), patches, patchBytes });
     const r = rows.at(-1);
-    // What src/agents/sessionStore.ts does for a changing session every SAVE_DELAY_MS (1.5 s): serializeSession +
-    // JSON.stringify of the whole transcript; then prune() → list() reads back and parses every saved session.
+    // What src/agents/sessionStore.ts does for a changing session (every 1.5 s, or 20× the last save's time when that
+    // is longer): one JSON.stringify of the whole transcript; load = what a window reload reads back.
     const s0 = performance.now();
-    const saved = JSON.stringify(serializeSession(state, { key: 'k', agentId: 'a', agentName: 'Soak', sessionId: 's', cwd: dir }));
+    const saved = sessionToJson(state, { key: 'k', agentId: 'a', agentName: 'Soak', sessionId: 's', cwd: dir });
     const s1 = performance.now();
     parsePersistedSession(JSON.parse(saved));
     Object.assign(r, { saveMs: s1 - s0, loadMs: performance.now() - s1, savedBytes: saved.length });
@@ -247,8 +247,8 @@ try {
   console.log('  [target: flat after warm-up — growth no more than the history itself, which the webview keeps out of the DOM]');
   console.log('  turns / host CPU / page CPU: since the previous point — wall time in session.prompt, this process\'s CPU (host code and');
   console.log('  Playwright\'s client, checkpoints excluded), the page\'s main-thread time (CDP TaskDuration) [target: flat per 10,000 messages]');
-  console.log('  save / load: serializeSession + JSON.stringify of the whole session, and JSON.parse + parsePersistedSession of it — what');
-  console.log('  src/agents/sessionStore.ts does every 1.5 s while a session changes (save, then prune → list() reads back every saved file)');
+  console.log('  save / load: sessionToJson (one JSON.stringify of the whole session), and JSON.parse + parsePersistedSession of it — what');
+  console.log('  src/agents/sessionStore.ts does while a session changes (every 1.5 s, or 20× the last save time when longer)');
   console.log(`\n  open the panel on the finished session: snapshot ${MB(json.length)} of JSON (${snapshot.entries.length} entries)`);
   console.log(`    host: snapshot() ${(h1 - h0).toFixed(0)} ms + JSON.stringify ${(h2 - h1).toFixed(0)} ms`);
   console.log(`    page: JSON.parse ${open.parsed.toFixed(0)} ms, render ${open.renderMs.toFixed(0)} ms, to laid-out page ${open.laidOut.toFixed(0)} ms, to first paint ${open.painted.toFixed(0)} ms; then webview heap ${MB(openMem.jsHeap)}, ${openMem.dom} elements`);
