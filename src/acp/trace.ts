@@ -2,20 +2,25 @@ import type { TraceEvent } from './jsonRpc';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
+/** Deeper than this, `redact` replaces a value with a placeholder. */
+const MAX_REDACT_DEPTH = 100;
+
 const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
 
 /**
  * Replaces values that may be secrets before anything is logged: every environment value (`env` objects and
  * `{name, value}` lists), HTTP header values, and any key that names a credential.
  */
-export function redact(value: unknown, key = ''): unknown {
+export function redact(value: unknown, key = '', depth = 0): unknown {
+  // An agent's JSON can nest deeper than the stack allows (10,000 levels parse fine): cut it, the log stays readable.
+  if (depth >= MAX_REDACT_DEPTH && typeof value === 'object' && value !== null) return '(nested too deeply to show)';
   if (Array.isArray(value)) {
     if (key === 'env' || key === 'headers') {
       return value.map((item) =>
-        typeof item === 'object' && item !== null && 'value' in item ? { ...item, value: '***' } : redact(item),
+        typeof item === 'object' && item !== null && 'value' in item ? { ...item, value: '***' } : redact(item, '', depth + 1),
       );
     }
-    return value.map((item) => redact(item));
+    return value.map((item) => redact(item, '', depth + 1));
   }
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
@@ -25,7 +30,7 @@ export function redact(value: unknown, key = ''): unknown {
       } else if (SECRET_KEY.test(k) && typeof v === 'string') {
         out[k] = '***';
       } else {
-        out[k] = redact(v, k);
+        out[k] = redact(v, k, depth + 1);
       }
     }
     return out;

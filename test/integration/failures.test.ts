@@ -106,6 +106,24 @@ describe('failures: hostile and broken agents (issue 8)', function () {
     assert.equal(await api.prompt(key, 'again'), 'end_turn', 'a second turn works');
   });
 
+  it('a message nested 10,000 levels deep with the verbose protocol log: the turn goes on, the log opens', async () => {
+    const api = await howdah();
+    const config = vscode.workspace.getConfiguration('howdah');
+    await config.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+    try {
+      const key = await api.newSession('test-failures-deep');
+      assert.equal(await api.prompt(key, 'deep'), 'end_turn');
+      assert.equal(await api.prompt(key, 'again'), 'end_turn', 'the stream still works');
+      assert.ok(!api.agentLog(key).some((l) => l.includes('Tracing a message failed')), 'the trace formatted it (a placeholder deep down)');
+      await vscode.commands.executeCommand('howdah.showProtocolLog');
+      await waitFor('the protocol log tab', () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.startsWith('Protocol:')),
+      );
+    } finally {
+      await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('100,000 updates as fast as the pipe goes: the extension host stays responsive', async () => {
     const api = await howdah();
     const key = await api.newSession('test-failures-update-flood');

@@ -3,7 +3,7 @@ import { buildClientCapabilities } from '../../../src/acp/capabilities';
 import { AcpConnection } from '../../../src/acp/connection';
 import { JsonRpcConnection } from '../../../src/acp/jsonRpc';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
-import { formatTrace } from '../../../src/acp/trace';
+import { formatTrace, redact } from '../../../src/acp/trace';
 import { serializeSession } from '../../../src/session/persistence';
 import { Session } from '../../../src/session/session';
 import { SessionState } from '../../../src/session/sessionState';
@@ -77,6 +77,14 @@ describe('fuzz findings: deep nesting', () => {
     const text = formatTrace({ direction: 'receive', message, bytes: 20_000 }, 'verbose')!;
     assert.match(text, /notification x/);
     assert.match(text, /nested too deeply/);
+  });
+
+  it('redact (the protocol log view, the debug bundle) cuts a value nested 10,000 levels deep and still redacts', () => {
+    const message = JSON.parse(`{"params":{"token":"s3cret","deep":${deep(10_000)}}}`);
+    const text = JSON.stringify(redact(message));
+    assert.match(text, /nested too deeply to show/);
+    assert.ok(!text.includes('s3cret'));
+    assert.ok(text.length < 1000);
   });
 
   it('a transcript holding an update nested 10,000 levels deep still saves, cut deep down', () => {
