@@ -386,6 +386,10 @@ export async function runProtocolFuzz(options: FuzzOptions): Promise<FuzzReport>
         const e = m.error as { code?: unknown; message?: unknown };
         if (typeof e?.code !== 'number' || typeof e?.message !== 'string') finding(`malformed error object: ${text.slice(0, 200)}`);
       }
+      if (m.id === null) {
+        const code = (m.error as { code?: unknown } | undefined)?.code;
+        if (code !== -32700 && code !== -32600) finding(`an answer with id null that is not -32700/-32600: ${text.slice(0, 200)}`);
+      }
       const k = key(m.id as number | string | null);
       answers.set(k, (answers.get(k) ?? 0) + 1);
     }
