@@ -1,17 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { prng } from '../support/random';
 import { acceptHunk, computeHunks, countChanges, editsBetween, hunkAtLine, rejectEdit, rejectHunk, splitLines, type Hunk } from '../../../src/edits/hunks';
 
-/** mulberry32: a small seeded generator, so a failing case can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = prng;
 
 type Segment = { same: string[] } | { base: string[]; agent: string[] };
 

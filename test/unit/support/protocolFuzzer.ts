@@ -14,18 +14,9 @@ import type { RequestPermissionParams } from '../../../src/acp/schema/clientMeth
 import { formatTrace, type TraceLevel } from '../../../src/acp/trace';
 import { serializeSession } from '../../../src/session/persistence';
 import { Session } from '../../../src/session/session';
+import { prng } from './random';
 
-/** mulberry32: small, fast, reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 export interface FuzzOptions {
   seed: number;
