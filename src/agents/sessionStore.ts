@@ -17,6 +17,7 @@ export class SessionStore implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly listeners = new Map<string, { dispose(): void }>();
   private lastSaveMs = 0;
+  private flushing: Promise<void> = Promise.resolve();
   private pruned = false;
 
   constructor(storage: vscode.Uri | undefined) {
@@ -28,7 +29,11 @@ export class SessionStore implements vscode.Disposable {
     if (this.listeners.has(managed.key)) return;
     this.listeners.set(
       managed.key,
-      managed.session.state.onChange(() => this.markDirty(managed)),
+      managed.session.state.onChange((change) => {
+        this.markDirty(managed);
+        // A finished turn is saved at once: a reload right after an answer must not lose it to the debounce.
+        if (change.type === 'turn' && managed.session.state.turn === 'idle') void this.flush();
+      }),
     );
     this.markDirty(managed);
   }
@@ -77,7 +82,13 @@ export class SessionStore implements vscode.Disposable {
     if (this.dir) await vscode.workspace.fs.delete(this.file(key)).then(undefined, () => undefined);
   }
 
-  async flush(): Promise<void> {
+  /** Saves what changed now. Flushes run one after another: two saves of one file never race on its temporary name. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushNow()).catch(() => undefined);
+    return this.flushing;
+  }
+
+  private async flushNow(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const pending = [...this.dirty.values()];
