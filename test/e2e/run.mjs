@@ -23,6 +23,9 @@ async function runMocha(output) {
   const mocha = new Mocha({
     reporter: require('../harness/mocha-reporter.cjs'), reporterOption: { output },
     timeout: 120000, grep: process.env.HOWDAH_GREP || undefined,
+    // A real browser on a real VS Code on a 2-core machine: one retry absorbs a lost click or a slow paint; the
+    // reporter prints every retry, so a test that needs it is visible. HOWDAH_E2E_RETRIES=0 turns it off.
+    retries: Number(process.env.HOWDAH_E2E_RETRIES ?? 1),
   });
   for (const f of fs.readdirSync(HERE).filter(f => f.endsWith('.test.mjs')).sort()) mocha.addFile(path.join(HERE, f));
   await mocha.loadFilesAsync();

@@ -12,6 +12,8 @@ class HowdahReporter extends Spec {
     super(runner, options);
     const failures = [];
     runner.on('fail', (test, err) => failures.push({ title: test.fullTitle(), error: String((err && err.message) || err) }));
+    // A test that passes only on its retry passed, but says so: flakiness stays visible.
+    runner.on('retry', (test, err) => Base.consoleLog(`    ↻ retrying "${test.fullTitle()}": ${String((err && err.message) || err).split('\n')[0]}`));
     runner.once('end', () => {
       const { passes = 0, failures: failed = 0, pending = 0 } = this.stats;
       const result = { passed: passes, failed, pending, failures };
