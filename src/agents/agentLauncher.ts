@@ -19,9 +19,26 @@ export function capabilitySettings(terminalsAvailable: boolean): CapabilitySetti
 }
 
 /**
- * Spawns an agent and connects ACP to it, with its stderr and (per `howdah.trace`, read on every message so a change
- * applies at once) the protocol trace going to the agent's log.
+ * `howdah.trace`, kept current by a configuration listener: the trace callback runs for every message, so reading the
+ * configuration there would put a settings lookup on the streaming path.
  */
+let traceLevel: TraceLevel | undefined;
+const readTraceLevel = () => vscode.workspace.getConfiguration('howdah').get<TraceLevel>('trace', 'off');
+function currentTraceLevel(): TraceLevel {
+  return (traceLevel ??= readTraceLevel());
+}
+
+/** Follows `howdah.trace` for the extension's lifetime (the listener is owned by `context`). */
+export function registerTraceSetting(context: vscode.ExtensionContext): void {
+  traceLevel = readTraceLevel();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('howdah.trace')) traceLevel = readTraceLevel();
+    }),
+  );
+}
+
+/** Spawns an agent and connects ACP to it, with its stderr and the protocol trace going to the agent's log. */
 export function launchAgent(
   spec: LaunchSpec,
   name: string,
@@ -32,7 +49,6 @@ export function launchAgent(
 ): { connection: AgentConnection; recorder: ProtocolRecorder } {
   const capabilities = buildClientCapabilities(settings);
   const recorder = new ProtocolRecorder(capabilities);
-  const traceLevel = () => vscode.workspace.getConfiguration('howdah').get<TraceLevel>('trace', 'off');
   log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd})`);
   const connection = new AgentConnection(spec, {
     name,
@@ -41,7 +57,9 @@ export function launchAgent(
     stderr: (line) => log.stderr(line),
     trace: (event) => {
       recorder.trace(event);
-      const line = formatTrace(event, traceLevel());
+      const level = currentTraceLevel();
+      if (level === 'off') return;
+      const line = formatTrace(event, level);
       if (line) log.trace(line);
     },
     handlers: {

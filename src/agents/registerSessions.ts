@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerTraceSetting } from './agentLauncher';
 import { SessionManager } from './sessionManager';
 import { SessionStore } from './sessionStore';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -9,6 +10,7 @@ import type { EditReview } from '../edits/registerEdits';
  * once, agent started again on the next message), and the list of open ones is kept up to date.
  */
 export function registerSessions(context: vscode.ExtensionContext, version: string, terminals?: TerminalsService, edits?: EditReview): { manager: SessionManager; store: SessionStore } {
+  registerTraceSetting(context);
   const store = new SessionStore(context.storageUri);
   const manager = new SessionManager(version, store, terminals, edits);
   context.subscriptions.push(manager, store);
