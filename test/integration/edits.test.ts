@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { computeHunks, splitLines } from '../../src/edits/hunks';
-import { agentText, EXTENSION_ID, howdah, waitFor, workspaceFolder } from './helpers';
+import { agentText, howdah, waitFor, workspaceFolder } from './helpers';
+import { registerAgent } from './agentSetup';
 
 // Agents for these tests are registered here, each running a scenario of test/integration/scenarios/ with its own
 // environment: `edits-write` writes the prompt's text to $EDITS_TARGET through fs/write_text_file; `edits-disk`
@@ -21,18 +22,8 @@ const state = async () => (await vscode.commands.executeCommand('howdah.edits.te
 const pendingFor = async (file: string) => (await state()).pending.find((p) => p.fsPath === file);
 const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
 
-let agentSeq = 0;
-/** Registers a fake agent running `scenario` with `env`, returns its id. */
-async function agent(scenario: string, env: Record<string, string>): Promise<string> {
-  const config = vscode.workspace.getConfiguration('howdah');
-  const agents = { ...(config.get<Record<string, { command: string; args: string[] }>>('agents') ?? {}) };
-  const fake = agents.fake;
-  const devPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-  const id = `edits-${++agentSeq}`;
-  agents[id] = { command: fake.command, args: [fake.args[0], path.join(devPath, 'test', 'integration', 'scenarios', `${scenario}.json`)], env, name: id } as never;
-  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-  return id;
-}
+/** A fake agent running test/integration/scenarios/<scenario>.json with `env`; resolves to its id. */
+const agent = (scenario: string, env: Record<string, string>) => registerAgent('edits', `test:${scenario}`, env);
 
 /** Runs one `edits-disk` turn: when the agent's permission prompt is up, `change` touches the disk, then allow. */
 async function diskTurn(env: Record<string, string>, change: () => void): Promise<string> {

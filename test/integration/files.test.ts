@@ -2,21 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentText, EXTENSION_ID, howdah, workspaceFolder } from './helpers';
+import { agentText, howdah, workspaceFolder } from './helpers';
+import { registerAgent } from './agentSetup';
 
 // Agents registered here run test/integration/scenarios/files-*.json, reading $READ_TARGET through fs/read_text_file.
 
-let agentSeq = 0;
-async function agent(scenario: string, env: Record<string, string>): Promise<string> {
-  const config = vscode.workspace.getConfiguration('howdah');
-  const agents = { ...(config.get<Record<string, { command: string; args: string[] }>>('agents') ?? {}) };
-  const fake = agents.fake;
-  const devPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-  const id = `files-${++agentSeq}`;
-  agents[id] = { command: fake.command, args: [fake.args[0], path.join(devPath, 'test', 'integration', 'scenarios', `${scenario}.json`)], env, name: id } as never;
-  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-  return id;
-}
+/** A fake agent running test/integration/scenarios/<scenario>.json with `env`; resolves to its id. */
+const agent = (scenario: string, env: Record<string, string>) => registerAgent('files', `test:${scenario}`, env);
 
 async function read(target: string): Promise<string> {
   const api = await howdah();

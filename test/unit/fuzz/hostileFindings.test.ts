@@ -1,25 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { buildClientCapabilities } from '../../../src/acp/capabilities';
-import { AcpConnection } from '../../../src/acp/connection';
 import { JsonRpcConnection } from '../../../src/acp/jsonRpc';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
 import { formatTrace, redact } from '../../../src/acp/trace';
 import { serializeSession } from '../../../src/session/persistence';
-import { Session } from '../../../src/session/session';
 import { SessionState } from '../../../src/session/sessionState';
 import { MemoryPeer, tick } from '../support/memoryPeer';
+import { memorySession } from '../support/memorySession';
 
 /** Issue 8: what the protocol fuzzer (protocolFuzz.test.ts) found, one test each. */
-async function setup() {
-  const peer = new MemoryPeer();
-  let session!: Session;
-  const acp = new AcpConnection(peer.toUs, peer.fromUs, buildClientCapabilities({ readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }), {
-    sessionUpdate: (n) => session.apply(n.update),
-    requestPermission: (params, signal) => session.requestPermission(params, signal),
-  });
-  session = new Session(acp, 's1', {});
-  return { peer, session };
-}
+const setup = () => memorySession({ initialize: false });
 
 const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 

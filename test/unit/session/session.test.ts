@@ -1,24 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { buildClientCapabilities } from '../../../src/acp/capabilities';
-import { AcpConnection } from '../../../src/acp/connection';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
-import { Session } from '../../../src/session/session';
-import { MemoryPeer, tick } from '../support/memoryPeer';
+import { memorySession } from '../support/memorySession';
+import { tick } from '../support/memoryPeer';
 
-/** A Session wired to an in-memory agent: the test plays the agent. */
-async function setup() {
-  const peer = new MemoryPeer();
-  let session!: Session;
-  const acp = new AcpConnection(peer.toUs, peer.fromUs, buildClientCapabilities({ readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }), {
-    sessionUpdate: (n) => session.apply(n.update),
-    requestPermission: (params, signal) => session.requestPermission(params, signal),
-  });
-  const init = acp.initialize({ name: 't', version: '0' });
-  peer.send({ jsonrpc: '2.0', id: (await peer.next()).id, result: { protocolVersion: 1 } });
-  await init;
-  session = new Session(acp, 's1', {});
-  return { peer, session, acp };
-}
+const setup = () => memorySession();
 
 const update = (u: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: u } });
 const options = [

@@ -1,0 +1,24 @@
+import { buildClientCapabilities } from '../../../src/acp/capabilities';
+import { AcpConnection } from '../../../src/acp/connection';
+import { Session } from '../../../src/session/session';
+import { MemoryPeer } from './memoryPeer';
+
+/**
+ * A Session with id `s1` wired to an in-memory agent: the test plays the agent through `peer`. With `initialize`, the
+ * connection has been initialized first (protocol version 1, default capabilities).
+ */
+export async function memorySession(options: { initialize?: boolean } = {}): Promise<{ peer: MemoryPeer; session: Session; acp: AcpConnection }> {
+  const peer = new MemoryPeer();
+  let session!: Session;
+  const acp = new AcpConnection(peer.toUs, peer.fromUs, buildClientCapabilities({ readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }), {
+    sessionUpdate: (n) => session.apply(n.update),
+    requestPermission: (params, signal) => session.requestPermission(params, signal),
+  });
+  if (options.initialize ?? true) {
+    const init = acp.initialize({ name: 't', version: '0' });
+    peer.send({ jsonrpc: '2.0', id: (await peer.next()).id, result: { protocolVersion: 1 } });
+    await init;
+  }
+  session = new Session(acp, 's1', {});
+  return { peer, session, acp };
+}
