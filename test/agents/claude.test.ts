@@ -1,27 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentText, howdah, waitFor, workspaceFolder } from '../integration/helpers';
+import { agentText, howdah, waitFor } from '../integration/helpers';
+import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState as state, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
-// HOWDAH_AGENT_CLAUDE_JS) launched through Howdah's own agent configuration, its model provider pointed at a
+// HOWDAH_AGENT_CLAUDE_BIN) launched through Howdah's own agent configuration, its model provider pointed at a
 // scripted Anthropic Messages server in this extension host.
 
-interface ToolCallLike { toolCallId: string; title?: string; kind?: string; status?: string; permission?: { options: { optionId: string; kind: string }[] } }
-
-const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
-const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string; kind: string; added: number; removed: number }[] };
-const toolCalls = (snapshot: unknown) => Object.values((snapshot as { toolCalls?: Record<string, ToolCallLike> }).toolCalls ?? {});
-
 let model: ModelServer;
-let seq = 0;
 
 /** Registers Claude Code as a Howdah agent whose model is `model`; returns its id. */
 async function claudeAgent(): Promise<string> {
-  const script = process.env.HOWDAH_AGENT_CLAUDE_JS;
-  assert.ok(script && fs.existsSync(script), `HOWDAH_AGENT_CLAUDE_JS names the installed agent (${script})`);
+  const { bin } = installedAgent('claude');
   const env: Record<string, string> = {
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'test',
@@ -31,30 +23,7 @@ async function claudeAgent(): Promise<string> {
   };
   // Claude Code refuses its permission-skipping flag as root unless IS_SANDBOX is exactly 1 (agents-in-the-wild).
   if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
-  const config = vscode.workspace.getConfiguration('howdah');
-  const agents = { ...(config.get<Record<string, unknown>>('agents') ?? {}) };
-  const id = `claude-${++seq}`;
-  agents[id] = { name: `Claude Code (offline ${seq})`, command: process.execPath, args: [script], env };
-  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-  return id;
-}
-
-/** Answers every permission prompt of `key` with its option of `kind` (allow_once, reject_once) until `done` settles. */
-function answerAll(key: string, done: Promise<unknown>, kind = 'allow_once'): string[] {
-  const answered: string[] = [];
-  let over = false;
-  void done.finally(() => { over = true; });
-  void (async () => {
-    const api = await howdah();
-    while (!over) {
-      for (const call of toolCalls(api.snapshot(key))) {
-        const option = call.permission?.options.find((o) => o.kind === kind);
-        if (option && api.answerPermission(key, call.toolCallId, option.optionId)) answered.push(`${call.title ?? call.toolCallId} → ${option.optionId}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-  return answered;
+  return registerAgent('claude', { command: process.execPath, args: [bin], env });
 }
 
 describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic model', function () {
@@ -64,15 +33,7 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     model = await startModelServer({ log: (line) => { if (process.env.VERBOSE) console.log(line); } });
   });
   after(async () => model?.close());
-  afterEach(async function () {
-    const api = await howdah();
-    if (this.currentTest?.state === 'failed') {
-      for (const key of api.sessionKeys()) console.log(`agent log of ${key}:\n${api.agentLog(key).slice(-40).join('\n')}`);
-      console.log(`model requests: ${JSON.stringify(model.requests.map((r) => ({ replies: r.replies, tools: r.toolNames.length, prompt: r.prompt.slice(0, 40) })))}`);
-    }
-    await vscode.commands.executeCommand('howdah.acceptAllChanges');
-    await api.stopAll();
-  });
+  agentSuiteHooks('claude', () => model);
 
   it("the model's streamed answer reaches the session snapshot", async () => {
     const answer = 'Hello from the scripted model. Ünïcödé and 🐘 survive chunking; **Markdown** too.';

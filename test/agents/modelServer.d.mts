@@ -23,6 +23,8 @@ export interface Step {
   text?: string;
   tool?: { name: string; input: unknown; id?: string };
   tools?: { name: string; input: unknown; id?: string }[];
+  /** Stream `text`, then never finish the response until the agent closes it (for cancelling mid-turn). */
+  stall?: boolean;
 }
 
 export interface Dialect {

@@ -8,6 +8,8 @@
 //   { text: 'answer' }                                   a text answer that ends the turn
 //   { tool: { name: 'Read', input: { file_path } } }     one tool call (the turn goes on with its result)
 //   { text: 'first I look', tool: {...} }                 text, then a tool call
+//   { text: 'partial', stall: true }                      text, then the response hangs until the agent closes
+//                                                         it (a turn cancelled while the model "talks")
 //   (request) => step                                     decided from the normalized request
 // `name` may be a bare tool name; the dialect maps it to the agent's own spelling (an MCP-prefixed one,
 // for example) from the request's tool list.

@@ -16,7 +16,7 @@ import { addFailure, readResults } from '../harness/results.mjs';
 import { startCodeServer } from '../harness/server.mjs';
 import { runTier } from '../harness/tier.mjs';
 import { log, phase } from '../harness/timing.mjs';
-import { installAgent } from './install.mjs';
+import { AGENTS, installAgent } from './install.mjs';
 
 const OUT = path.join(REPO, 'out', 'test', 'agents');
 const SRC = path.join(REPO, 'test', 'agents');
@@ -34,9 +34,20 @@ async function compileAgentTests() {
 }
 
 await runTier('agents', async ({ runDir, logDir, onCleanup }) => {
-  const claude = await phase('install claude-agent-acp', () => installAgent('claude'));
-  log(`claude: ${claude.pkg}@${claude.version} ${claude.cached ? '(cached)' : `(installed in ${claude.seconds.toFixed(1)} s)`}`);
-  const claudeJs = fs.realpathSync(claude.command);
+  // Each agent is installed on its own; one that fails to install fails only its own tests, by name.
+  const agentEnv = {};
+  for (const name of Object.keys(AGENTS)) {
+    const upper = name.toUpperCase();
+    try {
+      const a = await phase(`install ${name}`, () => installAgent(name));
+      log(`${name}: ${a.pkg}@${a.version} ${a.cached ? '(cached)' : `(installed in ${a.seconds.toFixed(1)} s)`}`);
+      agentEnv[`HOWDAH_AGENT_${upper}_BIN`] = fs.realpathSync(a.command);
+      agentEnv[`HOWDAH_AGENT_${upper}_VERSION`] = a.version;
+    } catch (e) {
+      log(`${name}: install failed: ${e?.message ?? e}`);
+      agentEnv[`HOWDAH_AGENT_${upper}_ERROR`] = String(e?.message ?? e);
+    }
+  }
   if (!process.env.HOWDAH_SKIP_BUILD) await phase('build extension', () => npmRun('build'));
   const index = await phase('compile agent tests', compileAgentTests);
   await phase('provision', provision);
@@ -53,7 +64,7 @@ await runTier('agents', async ({ runDir, logDir, onCleanup }) => {
     page: browser.page, server, folder: workspace, devPath: REPO, testsPath: index,
     env: {
       HOWDAH_RESULTS_FILE: mochaResults, HOWDAH_TEST_USER_DATA: server.dataDir, HOWDAH_GREP: process.env.HOWDAH_GREP ?? '',
-      HOWDAH_AGENT_CLAUDE_JS: claudeJs, VERBOSE: process.env.VERBOSE ?? '',
+      HOWDAH_AGENT_LOG_DIR: path.join(logDir, 'agent-logs'), VERBOSE: process.env.VERBOSE ?? '', ...agentEnv,
     },
   }));
   const results = readResults(mochaResults, 'agents suite');

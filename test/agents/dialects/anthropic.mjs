@@ -3,7 +3,7 @@
 // https://docs.anthropic.com/en/api/messages-streaming describes the event sequence produced here:
 // message_start, per block content_block_start / content_block_delta* / content_block_stop, message_delta
 // (stop_reason, usage), message_stop.
-import { pieces } from './stream.mjs';
+import { pieces, stallUntilClosed } from './stream.mjs';
 
 let seq = 0;
 
@@ -87,6 +87,12 @@ export const anthropic = {
       } else {
         await send('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
         for (const p of pieces(JSON.stringify(b.input), 20)) await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } });
+      }
+      if (step.stall) {
+        // the model is "still talking": nothing more until the agent closes the request (a cancelled turn)
+        await stallUntilClosed(res);
+        res.end();
+        return;
       }
       await send('content_block_stop', { index });
     }

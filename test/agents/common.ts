@@ -1,0 +1,89 @@
+// What every real-agent test shares: finding the installed agent (run.mjs passes each one's bin, or the reason
+// it could not be installed), registering it through Howdah's own `howdah.agents` setting, answering
+// permission prompts from the session's UI state, reading the review state, and keeping the agent's log when
+// a test fails (in HOWDAH_AGENT_LOG_DIR, named after the agent and the test).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { howdah, workspaceFolder } from '../integration/helpers';
+import type { ModelServer } from './modelServer.mjs';
+
+export interface ToolCallLike {
+  toolCallId: string; title?: string; kind?: string; status?: string;
+  content?: unknown[]; rawOutput?: unknown; rawInput?: unknown;
+  permission?: { options: { optionId: string; kind: string; name?: string }[] };
+}
+
+export const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
+export const reviewState = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string; kind: string; added: number; removed: number }[] };
+export const toolCalls = (snapshot: unknown) => Object.values((snapshot as { toolCalls?: Record<string, ToolCallLike> }).toolCalls ?? {});
+
+/** The installed agent `name` (claude, codex, gemini, opencode): its bin's real path and version; fails naming the agent. */
+export function installedAgent(name: string): { bin: string; version: string } {
+  const upper = name.toUpperCase();
+  const error = process.env[`HOWDAH_AGENT_${upper}_ERROR`];
+  assert.ok(!error, `${name}: could not be installed: ${error}`);
+  const bin = process.env[`HOWDAH_AGENT_${upper}_BIN`];
+  assert.ok(bin && fs.existsSync(bin), `${name}: HOWDAH_AGENT_${upper}_BIN names the installed agent (${bin})`);
+  return { bin, version: process.env[`HOWDAH_AGENT_${upper}_VERSION`] ?? '?' };
+}
+
+let seq = 0;
+
+/** Adds an entry to `howdah.agents` and returns its id (a fresh id per call, so each test starts its own agent). */
+export async function registerAgent(name: string, entry: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }): Promise<string> {
+  const config = vscode.workspace.getConfiguration('howdah');
+  const agents = { ...(config.get<Record<string, unknown>>('agents') ?? {}) };
+  const id = `${name}-${++seq}`;
+  agents[id] = { name: `${name} (offline ${seq})`, ...entry };
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  return id;
+}
+
+/**
+ * Answers every permission prompt of session `key` with its option of `kind` (allow_once, reject_once…) until
+ * `done` settles, as the panel's buttons do. Returns the list of answers ("title → optionId"), filled as it goes.
+ */
+export function answerAll(key: string, done: Promise<unknown>, kind = 'allow_once'): string[] {
+  const answered: string[] = [];
+  let over = false;
+  void done.finally(() => { over = true; });
+  void (async () => {
+    const api = await howdah();
+    while (!over) {
+      for (const call of toolCalls(api.snapshot(key))) {
+        const option = call.permission?.options.find((o) => o.kind === kind);
+        if (option && api.answerPermission(key, call.toolCallId, option.optionId)) answered.push(`${call.title ?? call.toolCallId} → ${option.optionId}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return answered;
+}
+
+/**
+ * The mocha hooks every agent suite uses: after a failed test, the agent's log (whole) and the model requests
+ * are written to HOWDAH_AGENT_LOG_DIR/<agent>-<test>.log and their tails printed; then pending changes are
+ * accepted (the scratch workspace is shared) and every session stopped.
+ */
+export function agentSuiteHooks(agent: string, model: () => ModelServer | undefined): void {
+  afterEach(async function () {
+    const api = await howdah();
+    if (this.currentTest?.state === 'failed') {
+      const requests = JSON.stringify(model()?.requests.map((r) => ({ path: r.path, replies: r.replies, tools: r.toolNames.length, prompt: r.prompt.slice(0, 60), results: r.toolResults.map((t) => t.text.slice(0, 80)) })), null, 1);
+      const logs = api.sessionKeys().map((key) => `── agent log of ${key}\n${api.agentLog(key).join('\n')}`).join('\n');
+      const dir = process.env.HOWDAH_AGENT_LOG_DIR;
+      if (dir) {
+        const file = path.join(dir, `${agent}-${(this.currentTest.title ?? 'test').replace(/[^\w.-]+/g, '_').slice(0, 60)}.log`);
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(file, `${logs}\n── model requests\n${requests}\n`);
+        console.log(`      ${agent}: agent log kept in ${file}`);
+      }
+      for (const key of api.sessionKeys()) console.log(`${agent}: agent log of ${key} (tail):\n${api.agentLog(key).slice(-40).join('\n')}`);
+      console.log(`${agent}: model requests: ${requests.slice(0, 4000)}`);
+    }
+    await vscode.commands.executeCommand('howdah.acceptAllChanges');
+    await api.stopAll();
+  });
+}
