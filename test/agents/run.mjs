@@ -18,19 +18,18 @@ import { runTier } from '../harness/tier.mjs';
 import { log, phase } from '../harness/timing.mjs';
 import { AGENTS, installAgent } from './install.mjs';
 
-const OUT = path.join(REPO, 'out', 'test', 'agents');
 const SRC = path.join(REPO, 'test', 'agents');
 
 /** One CommonJS bundle per *.test.ts, plus the integration tier's index.ts (it runs every *.test.js beside it). */
-async function compileAgentTests() {
-  fs.rmSync(OUT, { recursive: true, force: true });
+async function compileAgentTests(out) {
+  // into the run's own folder, so two runs at once (or a run and an edit) never share compiled tests
   const tests = fs.readdirSync(SRC).filter(f => f.endsWith('.test.ts')).map(f => path.join(SRC, f));
   await esbuild.build({
     entryPoints: [{ in: path.join(REPO, 'test', 'integration', 'index.ts'), out: 'index' }, ...tests],
-    outdir: OUT, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    outdir: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: ['vscode', 'mocha'], sourcemap: 'inline', logLevel: 'warning',
   });
-  return path.join(OUT, 'index.js');
+  return path.join(out, 'index.js');
 }
 
 await runTier('agents', async ({ runDir, logDir, onCleanup }) => {
@@ -49,7 +48,7 @@ await runTier('agents', async ({ runDir, logDir, onCleanup }) => {
     }
   }
   if (!process.env.HOWDAH_SKIP_BUILD) await phase('build extension', () => npmRun('build'));
-  const index = await phase('compile agent tests', compileAgentTests);
+  const index = await phase('compile agent tests', () => compileAgentTests(path.join(runDir, 'tests')));
   await phase('provision', provision);
   const workspace = path.join(runDir, 'workspace');
   fs.cpSync(path.join(REPO, 'fixtures', 'workspace'), workspace, { recursive: true });
