@@ -10,7 +10,9 @@ import type { ExitStatus } from './processTree';
  *     carrying the next piece), `_meta.terminal_exit` {terminal_id, exit_code, signal};
  *   - Codex: the same keys, or `_meta.terminal_output_delta` {terminal_id, data}; and when it streams nothing, the
  *     output only in the `rawOutput` of the completed `execute` call ({aggregated_output | formatted_output | stdout,
- *     stderr, exit_code}).
+ *     stderr, exit_code});
+ *   - OpenCode: the output streamed as text `content`, then the completed call's `rawOutput` {output, metadata: {output,
+ *     exit, truncated}} — the exit status only in `metadata.exit` (null when the command was stopped).
  * The session keeps only the latest `_meta` of a tool call, so the pieces are collected here as they arrive. A new
  * piece is recognised by object identity: the session replaces `meta.terminal_output` only when an update carries one.
  * A piece without `terminal_id`, and a `rawOutput`, belong to the id `tool:<toolCallId>`. Pure.
@@ -147,7 +149,7 @@ export class AgentTerminalOutputs {
     this.data.dispose();
   }
 
-  /** Codex: a finished `execute` call with its output only in `rawOutput`, and nothing streamed for it. */
+  /** Codex, OpenCode: a finished `execute` call with its output (and exit status) in `rawOutput`, and nothing streamed for it as a terminal. */
   private observeRawOutput(call: ToolCallLike, changed: Set<string>): void {
     if (call.kind !== 'execute' || !call.status || !ENDED.has(call.status) || call.rawOutput === undefined) return;
     if (this.rawSeen.get(call.toolCallId) === call.rawOutput) return;
@@ -188,7 +190,8 @@ export function parseRawOutput(raw: unknown): { output: string; exit?: ExitStatu
     text('formatted_output') ??
     text('output') ??
     (text('stdout') !== undefined || text('stderr') !== undefined ? `${text('stdout') ?? ''}${text('stderr') ?? ''}` : undefined);
-  const code = [raw.exit_code, raw.exitCode].find((v) => typeof v === 'number') as number | undefined;
+  const metadata = isRecord(raw.metadata) ? raw.metadata : undefined;
+  const code = [raw.exit_code, raw.exitCode, metadata?.exit].find((v) => typeof v === 'number') as number | undefined;
   if (output === undefined && code === undefined) return undefined;
   return { output: output ?? '', exit: code !== undefined ? { exitCode: code, signal: null } : undefined };
 }

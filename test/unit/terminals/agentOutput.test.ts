@@ -89,6 +89,21 @@ describe('terminals: output of commands the agent runs itself', function () {
     assert.deepEqual(outputs.idsForToolCall('y'), ['y']);
   });
 
+  it("OpenCode's bash call: output streamed as text content, the exit status only in rawOutput.metadata.exit", () => {
+    // as opencode-ai 1.18.33 sends it for `sh -c 'echo howdah-agents-42; exit 3'`
+    const content = [{ type: 'content', content: { type: 'text', text: 'howdah-agents-42\n' } }];
+    const outputs = new AgentTerminalOutputs();
+    outputs.observe({ toolCallId: 'call_7', kind: 'execute', status: 'in_progress', content });
+    assert.deepEqual(outputs.idsForToolCall('call_7'), []);
+    outputs.observe({
+      toolCallId: 'call_7', kind: 'execute', status: 'completed', content,
+      rawOutput: { output: 'howdah-agents-42\n', metadata: { output: 'howdah-agents-42\n', exit: 3, truncated: false } },
+    });
+    assert.deepEqual(outputs.tail('tool:call_7'), { output: 'howdah-agents-42\n', truncated: false, exit: { code: 3, signal: null }, running: false });
+    // a command OpenCode stopped (timeout, abort) reports exit null: no status is made up
+    assert.deepEqual(parseRawOutput({ output: 'partial', metadata: { output: 'partial', exit: null } }), { output: 'partial', exit: undefined });
+  });
+
   it('a terminal we started is shown live through the registry, with the tool calls that embed it', async function () {
     if (process.platform === 'win32') this.skip();
     const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-model-')));
