@@ -50,7 +50,8 @@ export class ChatApp {
   receive(message: HostMessage): void {
     switch (message.type) {
       case 'snapshot':
-      case 'patch': {
+      case 'patch':
+      case 'earlier': {
         const result = this.store.apply(message);
         if (result === 'resync') this.resync();
         else if (result === 'applied') this.schedule();

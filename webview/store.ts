@@ -1,10 +1,12 @@
-import type { CommandView, EntryView, HeaderView, PatchMessage, PlanEntryView, SnapshotMessage, TurnView } from '../src/panel/protocol';
+import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, PlanEntryView, SnapshotMessage, TurnView } from '../src/panel/protocol';
 
 /**
  * The page's copy of what the host sent: replaced by each snapshot, updated by patches. It is a cache, not a source
  * of truth: when a patch does not fit (an offset that does not match, an entry past the end), the store asks for a
  * new snapshot instead of guessing. It also records what changed since the renderer last looked, so a frame
- * renders only that. No DOM: unit-tested in Node.
+ * renders only that. A long conversation arrives as its tail (`first` > 0); older entries are prepended when the
+ * host sends them on request. Indexes are always the entry's index in the whole conversation. No DOM: unit-tested
+ * in Node.
  */
 
 export type EntryChange = 'append' | 'replace';
@@ -12,6 +14,8 @@ export type EntryChange = 'append' | 'replace';
 export interface StoreChanges {
   /** A snapshot arrived: render everything again. */
   reset: boolean;
+  /** Older entries were prepended (the page asked for them). */
+  earlier: boolean;
   readonly entries: Map<number, EntryChange>;
   header: boolean;
   plan: boolean;
@@ -25,6 +29,9 @@ const EMPTY_HEADER: HeaderView = { status: 'none', sessions: [], configOptions: 
 
 export class TranscriptStore {
   epoch = -1;
+  /** The index of `entries[0]` in the whole conversation; the host keeps the ones before it. */
+  first = 0;
+  /** Entries `first`, `first + 1`, …: use `entry(index)` and `length` to address them by conversation index. */
   entries: EntryView[] = [];
   header: HeaderView = EMPTY_HEADER;
   plan: readonly PlanEntryView[] = [];
@@ -32,9 +39,21 @@ export class TranscriptStore {
   turn: TurnView = 'idle';
   private changes: StoreChanges = noChanges();
 
-  apply(message: SnapshotMessage | PatchMessage): ApplyResult {
+  /** Entries in the whole conversation (the held ones and the older ones the host keeps). */
+  get length(): number {
+    return this.first + this.entries.length;
+  }
+
+  /** Entry `index` of the conversation, when the page holds it. */
+  entry(index: number): EntryView | undefined {
+    return index >= this.first ? this.entries[index - this.first] : undefined;
+  }
+
+  apply(message: SnapshotMessage | PatchMessage | EarlierMessage): ApplyResult {
+    if (message.type === 'earlier') return this.prepend(message);
     if (message.type === 'snapshot') {
       this.epoch = message.epoch;
+      this.first = message.first ?? 0;
       this.entries = [...message.entries];
       this.header = message.header;
       this.plan = message.plan;
@@ -47,15 +66,17 @@ export class TranscriptStore {
     for (const op of message.ops) {
       switch (op.op) {
         case 'entry':
-          if (op.index > this.entries.length) return 'resync';
-          this.entries[op.index] = op.entry;
+          if (op.index > this.length) return 'resync';
+          if (op.index < this.first) break; // held by the host; sent fresh if the page ever asks for it
+          this.entries[op.index - this.first] = op.entry;
           this.markEntry(op.index, 'replace');
           break;
         case 'append': {
-          const entry = this.entries[op.index];
+          if (op.index < this.first) break;
+          const entry = this.entry(op.index);
           if (!entry || !('text' in entry) || (entry.kind !== 'agent' && entry.kind !== 'user' && entry.kind !== 'thought')) return 'resync';
           if (entry.text.length !== op.offset) return 'resync';
-          this.entries[op.index] = { ...entry, text: entry.text + op.delta };
+          this.entries[op.index - this.first] = { ...entry, text: entry.text + op.delta };
           this.markEntry(op.index, 'append');
           break;
         }
@@ -80,6 +101,16 @@ export class TranscriptStore {
     return 'applied';
   }
 
+  /** Older entries that end where the held ones begin; anything else is a stale answer and is ignored. */
+  private prepend(message: EarlierMessage): ApplyResult {
+    if (message.epoch !== this.epoch || message.entries.length === 0) return 'ignored';
+    if (message.first + message.entries.length !== this.first) return 'ignored';
+    this.entries = [...message.entries, ...this.entries];
+    this.first = message.first;
+    this.changes.earlier = true;
+    return 'applied';
+  }
+
   /** What changed since the last call. */
   takeChanges(): StoreChanges {
     const changes = this.changes;
@@ -89,7 +120,7 @@ export class TranscriptStore {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.header || c.plan || c.commands || c.turn;
+    return c.reset || c.earlier || c.entries.size > 0 || c.header || c.plan || c.commands || c.turn;
   }
 
   private markEntry(index: number, change: EntryChange): void {
@@ -100,5 +131,5 @@ export class TranscriptStore {
 }
 
 function noChanges(): StoreChanges {
-  return { reset: false, entries: new Map(), header: false, plan: false, commands: false, turn: false };
+  return { reset: false, earlier: false, entries: new Map(), header: false, plan: false, commands: false, turn: false };
 }

@@ -28,7 +28,7 @@ export class ChatIntents {
 
   constructor(private readonly deps: Dependencies) {}
 
-  async handle(message: Exclude<WebviewMessage, { type: 'ready' }>): Promise<void> {
+  async handle(message: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' }>): Promise<void> {
     const active = this.deps.sessions.active;
     switch (message.type) {
       case 'send':

@@ -133,6 +133,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.focusPending = false;
       return;
     }
+    if (message.type === 'loadEarlier') {
+      // a view concern, not a session intent: the projector has what the page holds
+      if (this.projector) this.post(this.projector.earlier(message.before, message.count));
+      return;
+    }
     this.onIntent(message);
   }
 

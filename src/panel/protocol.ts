@@ -167,6 +167,12 @@ export interface SnapshotMessage {
   /** Increases with every snapshot; patches of an older epoch are ignored. */
   readonly epoch: number;
   readonly header: HeaderView;
+  /**
+   * The index of `entries[0]` in the whole transcript (0 when absent). A long conversation is sent as its tail;
+   * the page asks for older entries (`loadEarlier`) only when the reader wants them, so opening the panel on a
+   * day-long session costs the same as on a short one.
+   */
+  readonly first?: number;
   readonly entries: readonly EntryView[];
   readonly plan: readonly PlanEntryView[];
   readonly commands: readonly CommandView[];
@@ -189,9 +195,18 @@ export interface PatchMessage {
   readonly ops: readonly PatchOp[];
 }
 
+/** Older entries the page asked for: `entries[0]` is entry `first`, the last one is just before the page's own first. */
+export interface EarlierMessage {
+  readonly type: 'earlier';
+  readonly epoch: number;
+  readonly first: number;
+  readonly entries: readonly EntryView[];
+}
+
 export type HostMessage =
   | SnapshotMessage
   | PatchMessage
+  | EarlierMessage
   | { readonly type: 'fileResults'; readonly requestId: number; readonly files: readonly FileMatchView[] }
   | { readonly type: 'attach'; readonly attachments: readonly Attachment[] }
   | { readonly type: 'focusPrompt' }
@@ -226,6 +241,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The webview (re)started and wants a snapshot; also sent when it notices it missed a patch. */
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('send'), text: z.string().max(MAX_TEXT), attachments: z.array(AttachmentSchema).max(100) }),
+  /** "Show earlier" reached the oldest entry the page holds: send up to `count` entries before entry `before`. */
+  z.object({ type: z.literal('loadEarlier'), before: z.number().int().nonnegative(), count: z.number().int().min(1).max(1_000) }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('retry') }),
   z.object({ type: z.literal('newSession') }),

@@ -66,7 +66,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
   };
 
   provider.onIntent = (message) => {
-    if (message.type === 'ready') return;
+    if (message.type === 'ready' || message.type === 'loadEarlier') return; // handled by the provider
     const failed = (error: unknown) => output.error(`${message.type} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     if (GATE_TYPES.has(message.type)) {
       gate?.handle(message as GateIntent).catch(failed);

@@ -1,5 +1,5 @@
 import type { SessionChange, SessionStateView } from '../session/state';
-import type { HeaderView, HostMessage, PatchOp, SnapshotMessage } from './protocol';
+import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from './protocol';
 import { commandsView, entryView, planView, type TerminalLookup } from './viewModel';
 
 /**
@@ -24,6 +24,11 @@ export const realTimer: FlushTimer = {
 };
 
 export const FLUSH_INTERVAL_MS = 16;
+/**
+ * Entries a snapshot carries: the tail of the conversation, a few times what the page renders at first (40), so
+ * "Show earlier" is instant for the first pages and asks the host only after that.
+ */
+export const SNAPSHOT_TAIL = 200;
 
 interface SentMessage {
   readonly text: number;
@@ -55,22 +60,34 @@ export class SessionProjector {
     this.subscription = state?.onChange((change) => this.mark(change));
   }
 
-  /** The whole state; everything dirty so far is included, so pending marks are dropped. */
-  snapshot(): SnapshotMessage {
+  /**
+   * The whole state but for entries older than the last `tail`; everything dirty so far is included, so pending
+   * marks are dropped. Older entries are sent when the page asks (`earlier`).
+   */
+  snapshot(tail = SNAPSHOT_TAIL): SnapshotMessage {
     this.clearDirty();
     this.sent.clear();
     this.toolEntry.clear();
     const state = this.state;
-    const entries = state ? state.entries.map((entry, index) => this.project(index, entry)) : [];
+    const first = state ? Math.max(0, state.entries.length - tail) : 0;
+    const entries = state ? this.projectRange(first, state.entries.length) : [];
     return {
       type: 'snapshot',
       epoch: this.epoch,
       header: this.header(),
+      first,
       entries,
       plan: state ? planView(state) : [],
       commands: state ? commandsView(state) : [],
       turn: state?.turn ?? 'idle',
     };
+  }
+
+  /** Up to `count` entries before entry `before`, for a page that holds `before` onwards. */
+  earlier(before: number, count: number): EarlierMessage {
+    const end = Math.min(before, this.state?.entries.length ?? 0);
+    const first = Math.max(0, end - count);
+    return { type: 'earlier', epoch: this.epoch, first, entries: this.projectRange(first, end) };
   }
 
   /** Something outside the session changed (agent status, the session list). */
@@ -175,6 +192,13 @@ export class SessionProjector {
     else this.sent.delete(index);
     if (entry.kind === 'tool') this.toolEntry.set(entry.toolCallId, index);
     return entryView(entry, this.state as ObservableState, this.terminals);
+  }
+
+  private projectRange(from: number, to: number) {
+    const entries = this.state?.entries ?? [];
+    const out = [];
+    for (let i = from; i < to; i++) out.push(this.project(i, entries[i]));
+    return out;
   }
 
   /** A tool call announced since the last flush has no index yet: look for it from the end. */

@@ -163,6 +163,28 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.locator('.entries > .entry').count(), 80);
   });
 
+  it('a transcript sent as its tail: Show earlier pages through what the page holds, then asks the host for more', async function () {
+    const qa = (i) => (i % 2 ? agent(i, `Answer ${i}`) : user(i, `Question ${i}`));
+    const entries = [];
+    for (let i = 9_900; i < 10_000; i++) entries.push(qa(i)); // entries 9,900–9,999 of 10,000
+    const snap = snapshot({ entries, first: 9_900 });
+    await send(chat.page, snap);
+    const earlier = chat.page.getByRole('button', { name: /Show earlier/ });
+    assert.match(await earlier.innerText(), /Show earlier \(9960\)/);
+    await earlier.click(); // 9,920 onwards: still from the page
+    await earlier.click(); // 9,900 onwards
+    assert.equal(await chat.page.locator('.entries > .entry').count(), 100);
+    assert.deepEqual(await posted(chat.page, 'loadEarlier', { clear: true }), []);
+    await earlier.click(); // nothing older on the page: ask the host
+    assert.deepEqual(await posted(chat.page, 'loadEarlier'), [{ type: 'loadEarlier', before: 9_900, count: 80 }]);
+    const older = [];
+    for (let i = 9_820; i < 9_900; i++) older.push(qa(i));
+    await send(chat.page, { type: 'earlier', epoch: snap.epoch, first: 9_820, entries: older });
+    await chat.page.waitForFunction(() => document.querySelectorAll('.entries > .entry').length === 140);
+    assert.match(await chat.page.locator('.entries > .entry').first().innerText(), /Question 9860/);
+    assert.match(await earlier.innerText(), /Show earlier \(9860\)/);
+  });
+
   it('sends a permission answer from the inline prompt and shows the badge-worthy state', async function () {
     await send(chat.page, snapshot({ entries: [tool(1, { kind: 'execute', title: 'Run rm -rf build', command: 'rm -rf build', permission: permission() })], turn: 'running' }));
     assert.match(await chat.page.locator('.tool-status-label').innerText(), /Waiting for permission/);

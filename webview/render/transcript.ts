@@ -13,7 +13,8 @@ const STICK_SLACK = 40;
 
 /**
  * The conversation. Only a window of the latest entries is in the DOM (older ones behind "Show earlier"), so a
- * transcript of thousands of entries stays a few thousand nodes. Follows the end while the reader is at the bottom;
+ * transcript of thousands of entries stays a few thousand nodes; the page itself holds only the tail the host sent,
+ * and "Show earlier" past it asks the host for the previous page. Follows the end while the reader is at the bottom;
  * a reader who scrolled up stays where they are. Announces each agent message once it is complete.
  */
 export class Transcript {
@@ -23,6 +24,8 @@ export class Transcript {
   private readonly welcome = h('div', { class: 'welcome' });
   private start = 0;
   private earlierShown = -1;
+  /** "Show earlier" asked the host for entries before this index and waits for them. */
+  private loadingBefore = -1;
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
   private stick = true;
@@ -45,10 +48,11 @@ export class Transcript {
   }
 
   render(changes: StoreChanges, focusPermissions: boolean): void {
-    const entries = this.store.entries;
+    const store = this.store;
     if (changes.reset) this.rebuild();
     else {
-      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, entries[index], change === 'append', focusPermissions);
+      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, store.entry(index), change === 'append', focusPermissions);
+      if (changes.earlier && this.loadingBefore >= 0) this.showEarlier();
     }
     this.updateLive(!changes.reset);
     if (this.stick && this.renderers.length > 2 * WINDOW) this.trim();
@@ -62,12 +66,14 @@ export class Transcript {
   }
 
   private rebuild(): void {
-    const entries = this.store.entries;
-    this.start = Math.max(0, entries.length - WINDOW);
+    const store = this.store;
+    this.start = Math.max(store.first, store.length - WINDOW);
     this.renderers = [];
     this.liveIndex = -1;
+    this.loadingBefore = -1;
+    this.earlierShown = -1;
     const fragment = document.createDocumentFragment();
-    for (let i = this.start; i < entries.length; i++) fragment.append(this.create(entries[i]).element);
+    for (let i = this.start; i < store.length; i++) fragment.append(this.create(store.entry(i) as EntryView).element);
     this.list.replaceChildren(fragment);
     this.stick = true;
   }
@@ -76,7 +82,7 @@ export class Transcript {
     if (!entry || index < this.start) return; // collapsed behind "Show earlier": rendered from the store when shown
     const position = index - this.start;
     // Entries arrive in order; render any gap from the store.
-    while (this.start + this.renderers.length < index) this.list.append(this.create(this.store.entries[this.start + this.renderers.length]).element);
+    while (this.start + this.renderers.length < index) this.list.append(this.create(this.store.entry(this.start + this.renderers.length) as EntryView).element);
     let renderer = this.renderers[position];
     if (!renderer) {
       renderer = this.create(entry);
@@ -105,11 +111,11 @@ export class Transcript {
   }
 
   private updateLive(announce: boolean): void {
-    const live = this.store.turn !== 'idle' ? this.store.entries.length - 1 : -1;
+    const live = this.store.turn !== 'idle' ? this.store.length - 1 : -1;
     if (live === this.liveIndex) return;
     const before = this.rendererAt(this.liveIndex);
     before?.setLive(false);
-    const finished = this.store.entries[this.liveIndex];
+    const finished = this.store.entry(this.liveIndex);
     if (announce && finished?.kind === 'agent') this.announcer.announce(finished.text);
     this.liveIndex = live;
     this.rendererAt(live)?.setLive(true);
@@ -120,13 +126,26 @@ export class Transcript {
   }
 
   private showEarlier(): void {
-    const newStart = Math.max(0, this.start - WINDOW);
+    const store = this.store;
+    if (this.start <= store.first) {
+      // The page holds nothing older: ask the host; this runs again when the entries arrive.
+      if (store.first > 0 && this.loadingBefore !== store.first) {
+        this.loadingBefore = store.first;
+        this.post({ type: 'loadEarlier', before: store.first, count: 2 * WINDOW });
+        this.earlierShown = -1;
+        this.updateEarlier();
+      }
+      return;
+    }
+    this.loadingBefore = -1;
+    const newStart = Math.max(store.first, this.start - WINDOW);
     const before = this.element.scrollHeight;
     const added: EntryRenderer[] = [];
     const fragment = document.createDocumentFragment();
     for (let i = newStart; i < this.start; i++) {
-      const renderer = createEntryRenderer(this.store.entries[i], this.post);
-      renderer.update(this.store.entries[i], false);
+      const entry = store.entry(i) as EntryView;
+      const renderer = createEntryRenderer(entry, this.post);
+      renderer.update(entry, false);
       added.push(renderer);
       fragment.append(renderer.element);
     }
@@ -152,13 +171,15 @@ export class Transcript {
     if (this.earlierShown === this.start) return;
     this.earlierShown = this.start;
     this.earlier.hidden = this.start === 0;
-    this.earlier.replaceChildren(icon('fold-up'), ` Show earlier (${this.start})`);
+    const loading = this.loadingBefore >= 0;
+    this.earlier.disabled = loading;
+    this.earlier.replaceChildren(icon(loading ? 'loading' : 'fold-up', loading ? 'codicon-modifier-spin' : undefined), loading ? ' Loading earlier…' : ` Show earlier (${this.start})`);
     this.earlier.setAttribute('aria-label', `Show earlier entries (${this.start} hidden)`);
   }
 
   private updateWelcome(): void {
     const header = this.store.header;
-    const empty = this.store.entries.length === 0;
+    const empty = this.store.length === 0;
     this.welcome.hidden = !empty;
     if (!empty) return;
     if (header.status === 'none') {

@@ -9,8 +9,8 @@ export function header(overrides = {}) {
 }
 
 let epoch = 100;
-export function snapshot({ entries = [], plan = [], commands = [], turn = 'idle', head = {} } = {}) {
-  return { type: 'snapshot', epoch: ++epoch, header: header(head), entries, plan, commands, turn };
+export function snapshot({ entries = [], plan = [], commands = [], turn = 'idle', head = {}, first = 0 } = {}) {
+  return { type: 'snapshot', epoch: ++epoch, header: header(head), first, entries, plan, commands, turn };
 }
 
 export function patch(snap, ...ops) {

@@ -48,6 +48,39 @@ describe('panel session projector', () => {
     assert.equal(snapshot.turn, 'idle');
   });
 
+  it('a long conversation is sent as its tail; older entries come on request, ending where the page begins', () => {
+    const { projector, chunk, state, timer, ops } = setup();
+    for (let i = 0; i < 500; i++) {
+      state.addUserMessage([{ type: 'text', text: `q${i}` }]);
+      chunk(`a${i}`);
+      state.addTurnEnd('end_turn');
+    }
+    assert.equal(state.entries.length, 1500);
+    const snapshot = projector.snapshot(100);
+    assert.equal(snapshot.first, 1400);
+    assert.equal(snapshot.entries.length, 100);
+    assert.equal(snapshot.entries[0].kind, 'turn-end', 'entry 1400 ends turn 466');
+    assert.equal((snapshot.entries[1] as { text?: string }).text, 'q467', 'entry 1401 asks question 467');
+    const earlier = projector.earlier(1400, 80);
+    assert.deepEqual([earlier.first, earlier.entries.length, earlier.epoch], [1320, 80, 7]);
+    assert.equal((earlier.entries[79] as { text?: string }).text, 'a466', 'the last one (1399) is just before the page');
+    assert.deepEqual([projector.earlier(30, 80).first, projector.earlier(30, 80).entries.length], [0, 30], 'stops at the start');
+    // a message sent earlier keeps growing as deltas: the projector remembers what the page holds
+    state.addUserMessage([{ type: 'text', text: 'next' }]);
+    chunk('x');
+    timer.fire();
+    chunk('y');
+    timer.fire();
+    assert.deepEqual(ops().at(-1), { op: 'append', index: 1501, offset: 1, delta: 'y' });
+  });
+
+  it('a short conversation is sent whole', () => {
+    const { projector, chunk } = setup();
+    chunk('only');
+    const snapshot = projector.snapshot();
+    assert.deepEqual([snapshot.first, snapshot.entries.length], [0, 1]);
+  });
+
   it('coalesces a burst of chunks into one patch per flush', () => {
     const { timer, chunk, patches, projector } = setup();
     projector.snapshot();

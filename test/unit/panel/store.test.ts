@@ -5,6 +5,7 @@ import { TranscriptStore } from '../../../webview/store';
 const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 const agent = (id: number, text: string): EntryView => ({ kind: 'agent', id, text, blocks: [] });
 const snapshot = (entries: EntryView[], epoch = 1): SnapshotMessage => ({ type: 'snapshot', epoch, header, entries, plan: [], commands: [], turn: 'idle' });
+const tail = (first: number, entries: EntryView[], epoch = 1): SnapshotMessage => ({ ...snapshot(entries, epoch), first });
 const patch = (epoch: number, ...ops: PatchOp[]) => ({ type: 'patch' as const, epoch, ops });
 
 describe('webview transcript store', () => {
@@ -59,5 +60,24 @@ describe('webview transcript store', () => {
     assert.deepEqual([changes.turn, changes.plan, changes.commands, changes.header], [true, true, true, true]);
     assert.equal(store.turn, 'running');
     assert.equal(store.header.title, 'T');
+  });
+
+  it('holds the tail of a long conversation: indexes stay the conversation\'s, older ones are prepended on arrival', () => {
+    const store = new TranscriptStore();
+    store.apply(tail(100, [agent(100, 'x'), agent(101, 'y')]));
+    store.takeChanges();
+    assert.deepEqual([store.first, store.length], [100, 102]);
+    assert.equal((store.entry(101) as { text: string }).text, 'y');
+    assert.equal(store.entry(99), undefined, 'not held');
+    assert.equal(store.apply(patch(1, { op: 'append', index: 101, offset: 1, delta: 'z' })), 'applied');
+    assert.equal((store.entry(101) as { text: string }).text, 'yz');
+    assert.equal(store.apply(patch(1, { op: 'entry', index: 5, entry: agent(5, 'old') }, { op: 'append', index: 7, offset: 3, delta: 'q' })), 'applied', 'changes to entries the host keeps are not a gap');
+    assert.deepEqual([...store.takeChanges().entries], [[101, 'append']]);
+    assert.equal(store.apply(patch(1, { op: 'entry', index: 103, entry: agent(103, '') })), 'resync', 'a gap at the end still is');
+    assert.equal(store.apply({ type: 'earlier', epoch: 1, first: 90, entries: [agent(90, 'stale')] }), 'ignored', 'does not end where the page begins');
+    assert.equal(store.apply({ type: 'earlier', epoch: 2, first: 99, entries: [agent(99, 'other epoch')] }), 'ignored');
+    assert.equal(store.apply({ type: 'earlier', epoch: 1, first: 98, entries: [agent(98, 'a'), agent(99, 'b')] }), 'applied');
+    assert.deepEqual([store.first, store.length, store.takeChanges().earlier], [98, 102, true]);
+    assert.equal((store.entry(99) as { text: string }).text, 'b');
   });
 });
