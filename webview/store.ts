@@ -111,6 +111,17 @@ export class TranscriptStore {
     return 'applied';
   }
 
+  /**
+   * Lets go of the entries before `index` (the host keeps them; "Show earlier" asks for them again), so a page that
+   * follows a day-long stream holds a bounded tail, not the whole history.
+   */
+  forget(index: number): void {
+    if (index <= this.first) return;
+    const drop = Math.min(index, this.length) - this.first;
+    this.entries.splice(0, drop);
+    this.first += drop;
+  }
+
   /** What changed since the last call. */
   takeChanges(): StoreChanges {
     const changes = this.changes;

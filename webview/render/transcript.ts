@@ -8,6 +8,8 @@ import { ToolCard } from './toolCard';
 
 /** Entries rendered at first and added per "Show earlier"; the DOM holds at most twice this while following the end. */
 export const WINDOW = 40;
+/** Entries the page keeps in its store before the rendered ones; older ones are let go (the host has them). */
+export const KEEP_BEFORE = 4 * WINDOW;
 /** How close to the end (px) still counts as "at the bottom" for auto-scroll. */
 const STICK_SLACK = 40;
 
@@ -164,6 +166,8 @@ export class Transcript {
     const remove = this.renderers.length - WINDOW;
     for (const renderer of this.renderers.splice(0, remove)) renderer.element.remove();
     this.start += remove;
+    this.store.forget(this.start - KEEP_BEFORE);
+    this.loadingBefore = -1; // an answer to a pending "Show earlier" no longer fits: the button asks again
   }
 
   private updateEarlier(): void {

@@ -80,4 +80,18 @@ describe('webview transcript store', () => {
     assert.deepEqual([store.first, store.length, store.takeChanges().earlier], [98, 102, true]);
     assert.equal((store.entry(99) as { text: string }).text, 'b');
   });
+
+  it('forgets entries before an index, keeping conversation indexes; patches to them are then the host\'s', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(0, 'a'), agent(1, 'b'), agent(2, 'c')]));
+    store.takeChanges();
+    store.forget(2);
+    assert.deepEqual([store.first, store.length, store.entries.length], [2, 3, 1]);
+    store.forget(1);
+    assert.equal(store.first, 2, 'never takes back');
+    assert.equal(store.apply(patch(1, { op: 'append', index: 0, offset: 1, delta: 'x' })), 'applied');
+    assert.equal(store.entries.length, 1);
+    store.forget(99);
+    assert.deepEqual([store.first, store.length], [3, 3], 'at most everything');
+  });
 });
