@@ -117,7 +117,7 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     stayedOffline();
   });
 
-  it('read → edit → shell → answer: the edit asks, comes through fs/write_text_file, is pending and can be rejected; the exit status shows', async () => {
+  it('read → edit → shell → answer: the edit asks and is pending with the exact baseline, rejecting it restores the original; the exit status shows', async () => {
     const file = ws('src/a.ts');
     const original = fs.readFileSync(file);
     const before = original.toString('utf8');
@@ -161,8 +161,9 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     outputs.observe(shell as Parameters<AgentTerminalOutputs['observe']>[0]);
     assert.deepEqual(outputs.tail(`tool:${shell.toolCallId}`), { output: 'howdah-agents-42\n', truncated: false, exit: { code: 3, signal: null }, running: false });
 
-    // OpenCode sends the whole new text in fs/write_text_file (Howdah writes it, reading the exact baseline just
-    // before), then writes the same bytes to disk itself: the file holds the edit, the baseline is the original
+    // OpenCode sends the whole new text in fs/write_text_file without waiting for the answer (Howdah writes it,
+    // reading the exact baseline just before), then writes the same bytes to disk itself — seen in a direct ACP run;
+    // Howdah's API does not tell which of the two writes it saw first. Either way: the edit, with the original as baseline
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited));
     const change = await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
