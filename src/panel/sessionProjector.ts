@@ -123,6 +123,7 @@ export class SessionProjector {
     }
     if (this.headerDirty) ops.push({ op: 'header', header: this.header() });
     this.clearDirty();
+    if (state && this.sent.size > 2 * SNAPSHOT_TAIL) this.forgetSentBefore(state.entries.length - SNAPSHOT_TAIL);
     if (ops.length > 0) this.post({ type: 'patch', epoch: this.epoch, ops });
   }
 
@@ -192,6 +193,14 @@ export class SessionProjector {
     else this.sent.delete(index);
     if (entry.kind === 'tool') this.toolEntry.set(entry.toolCallId, index);
     return entryView(entry, this.state as ObservableState, this.terminals);
+  }
+
+  /**
+   * What the page holds of messages long past is only needed to send a later change as a delta: forgetting it means
+   * such a (rare) change goes as the whole entry, and keeps this map the size of the tail, not of the day's history.
+   */
+  private forgetSentBefore(index: number): void {
+    for (const key of this.sent.keys()) if (key < index) this.sent.delete(key);
   }
 
   private projectRange(from: number, to: number) {

@@ -74,6 +74,26 @@ describe('panel session projector', () => {
     assert.deepEqual(ops().at(-1), { op: 'append', index: 1501, offset: 1, delta: 'y' });
   });
 
+  it('a change to a message long past is sent whole (its delta bookkeeping is let go), a recent one as a delta', () => {
+    const { projector, state, timer, ops, apply } = setup();
+    projector.snapshot();
+    const say = (messageId: string, text: string) => apply({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text } });
+    say('m0', 'first');
+    timer.fire();
+    for (let i = 1; i < 600; i++) {
+      state.addUserMessage([{ type: 'text', text: `q${i}` }]);
+      say(`m${i}`, `a${i}`);
+      timer.fire();
+    }
+    say('m599', '!');
+    timer.fire();
+    assert.deepEqual(ops().at(-1), { op: 'append', index: 1198, offset: 4, delta: '!' }, 'the newest message grows by deltas');
+    say('m0', ' (amended)');
+    timer.fire();
+    const last = ops().at(-1) as { op: string; index: number; entry?: { text?: string } };
+    assert.deepEqual([last.op, last.index, last.entry?.text], ['entry', 0, 'first (amended)'], 'the oldest is sent whole');
+  });
+
   it('a short conversation is sent whole', () => {
     const { projector, chunk } = setup();
     chunk('only');
