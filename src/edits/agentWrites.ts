@@ -78,6 +78,14 @@ export class AgentWrites {
       return;
     }
 
+    if (before && before.text === text) {
+      // The file already holds this text: there is nothing to write, and the disk is no "before". An agent that
+      // writes the disk itself and sends fs/write_text_file without waiting (OpenCode) may have got there first; the
+      // change tracker sees its write and takes the baseline from what it knew before.
+      this.follow(view);
+      return;
+    }
+
     const release = this.pending.hold(view);
     try {
       await this.tracker.recordChange(key, view, beforeBytes && before ? { bytes: beforeBytes, format: before.format } : null);

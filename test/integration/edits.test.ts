@@ -115,6 +115,27 @@ describe('agent edits: applied, then reviewed', function () {
     await waitFor('nothing left to review', async () => !(await pendingFor(file)));
   });
 
+  it('an agent that writes the disk and sends fs/write_text_file too (OpenCode): a write finding its text already there keeps the real baseline', async () => {
+    const file = ws('written-twice.txt');
+    const before = 'line one\nline two\n';
+    const after = 'line one\nline two, changed by the agent\n';
+    fs.writeFileSync(file, before);
+    const api = await howdah();
+    const key = await api.newSession(await agent('edits-disk-then-write', { EDITS_TARGET: 'written-twice.txt', EDITS_OLD: before, EDITS_NEW: after }));
+    const turn = api.prompt(key, 'edit it');
+    await waitFor('the permission prompt', () => (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls['tc-both']?.permission);
+    // the agent's own disk write gets there before its fs/write_text_file is handled (and before the watcher reports it)
+    fs.writeFileSync(file, after);
+    assert.ok(api.answerPermission(key, 'tc-both', 'allow-once'));
+    assert.equal(await turn, 'end_turn');
+    assert.equal(agentText(api.snapshot(key)), 'write: ', 'the write succeeded');
+    const change = await waitFor('the pending change', () => pendingFor(file));
+    assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
+    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
+    await waitFor('the text from before the turn', () => fs.readFileSync(file, 'utf8') === before);
+    fs.rmSync(file);
+  });
+
   it('a file changed by someone else after the agent: the review follows it, and nothing of theirs is overwritten blindly', async () => {
     const file = ws('src/a.ts');
     const before = fs.readFileSync(file, 'utf8');
