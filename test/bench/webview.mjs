@@ -20,6 +20,10 @@ const AGENT_MS = 2_000;
 const NAIVE_BUDGET_MS = 15_000;
 /** `--quick`: skip the naive baselines (they take ~2 minutes). */
 const QUICK = process.argv.includes('--quick');
+/** `--trace`: also record a Chrome trace of Howdah's runs and print where the main thread's time went. */
+const TRACE = process.argv.includes('--trace');
+/** Trace events worth a line: the renderer's main-thread phases. */
+const TRACED = ['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'ParseHTML', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'UpdateLayer', 'Commit', 'MinorGC', 'MajorGC', 'V8.GC_MC_BACKGROUND_MARKING', 'ResizeObserverController::DeliverObservations', 'IntersectionObserverController::computeIntersections', 'HitTest', 'ScheduleStyleRecalculation'];
 const header = { status: 'ready', sessionKey: 's1', agentName: 'Bench', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 
 function markdownCorpus() {
@@ -78,9 +82,14 @@ async function bundles() {
 
 // ─── In-page recording: frames, long tasks, main-thread time (CDP) ───────────────────────────────────────────────
 
-async function startRecording(page) {
+async function startRecording(page, trace = false) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
+  const traceEvents = [];
+  if (trace) {
+    cdp.on('Tracing.dataCollected', (e) => traceEvents.push(...e.value));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  }
   const read = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   const before = await read();
   await page.evaluate(() => {
@@ -102,8 +111,35 @@ async function startRecording(page) {
     });
     const after = await read();
     const ms = (name) => (after[name] - before[name]) * 1000;
-    return { ...page_, taskMs: ms('TaskDuration'), scriptMs: ms('ScriptDuration'), layoutMs: ms('LayoutDuration') };
+    let traced;
+    if (trace) {
+      const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await done;
+      traced = summarizeTrace(traceEvents);
+    }
+    return { ...page_, taskMs: ms('TaskDuration'), scriptMs: ms('ScriptDuration'), layoutMs: ms('LayoutDuration'), styleMs: ms('RecalcStyleDuration'), traced };
   };
+}
+
+/** Total duration per event name on the renderer's main thread (nested events are counted in their parents too). */
+function summarizeTrace(events) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const totals = new Map();
+  for (const e of events) {
+    if (!main || e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || !TRACED.includes(e.name)) continue;
+    totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+  }
+  // Per quarter of the run: a phase whose cost grows with the message's length shows it here.
+  const mainEvents = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
+  const t0 = Math.min(...mainEvents.map((e) => e.ts));
+  const span = Math.max(...mainEvents.map((e) => e.ts)) - t0 || 1;
+  const quarters = (name) => {
+    const q = [0, 0, 0, 0];
+    for (const e of mainEvents) if (e.name === name) q[Math.min(3, Math.floor(((e.ts - t0) / span) * 4))] += e.dur / 1000;
+    return `${name} by quarter ${q.map((v) => v.toFixed(0)).join('/')} ms`;
+  };
+  return `${[...totals].sort((a, b) => b[1] - a[1]).map(([name, total]) => `${name} ${total.toFixed(0)} ms`).join(', ')}\n  ${['Layout', 'Paint', 'PrePaint', 'UpdateLayoutTree'].map(quarters).join('; ')}`;
 }
 
 async function openPage(host, naiveCode) {
@@ -133,7 +169,7 @@ async function throughHost(host, code, chunks, naiveCode) {
   patches = 0;
   // Parsed before the clock starts: this machine's cores are shared with the browser being measured.
   const updates = chunks.map((text) => SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
-  const stop = await startRecording(chat.page);
+  const stop = await startRecording(chat.page, TRACE && !naiveCode);
   const perMs = Math.ceil(chunks.length / AGENT_MS);
   for (let i = 0; i < updates.length; i++) {
     state.apply(updates[i]);
@@ -213,7 +249,7 @@ async function openTranscript(host) {
 // ─── Report ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
 const ms = (n) => `${n.toFixed(0)} ms`;
-const line = (label, r) => `  ${label.padEnd(26)} main-thread ${ms(r.taskMs).padStart(8)} (script ${ms(r.scriptMs)}, layout ${ms(r.layoutMs)}), longest frame ${ms(r.longestFrame)}, longest task ${ms(r.longestTask)}${r.render?.renders ? `, ${r.render.renders} renders taking ${ms(r.render.totalMs)} (longest ${ms(r.render.longestMs)})` : ''}`;
+const line = (label, r) => `  ${label.padEnd(26)} main-thread ${ms(r.taskMs).padStart(8)} (script ${ms(r.scriptMs)}, style ${ms(r.styleMs)}, layout ${ms(r.layoutMs)}), longest frame ${ms(r.longestFrame)}, longest task ${ms(r.longestTask)}${r.render?.renders ? `, ${r.render.renders} renders taking ${ms(r.render.totalMs)} (longest ${ms(r.render.longestMs)})` : ''}`;
 
 const chunks = markdownCorpus();
 const code = await bundles();
@@ -224,6 +260,7 @@ try {
   console.log(`A. through the host projector (agent floods the chunks over ~${AGENT_MS / 1000} s):`);
   const a = await throughHost(host, code, chunks);
   console.log(`${line('howdah', a)}, ${a.patches} patches`);
+  if (a.traced) console.log(`  trace (main thread): ${a.traced}`);
   if (!QUICK) {
     const aNaive = await throughHost(host, code, chunks, code.naive);
     console.log(`${line('naive (whole message)', aNaive)}, ${aNaive.patches} patches`);
