@@ -161,9 +161,10 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     outputs.observe(shell as Parameters<AgentTerminalOutputs['observe']>[0]);
     assert.deepEqual(outputs.tail(`tool:${shell.toolCallId}`), { output: 'howdah-agents-42\n', truncated: false, exit: { code: 3, signal: null }, running: false });
 
-    // OpenCode sends the whole new text in fs/write_text_file without waiting for the answer (Howdah writes it,
-    // reading the exact baseline just before), then writes the same bytes to disk itself — seen in a direct ACP run;
-    // Howdah's API does not tell which of the two writes it saw first. Either way: the edit, with the original as baseline
+    // OpenCode sends the whole new text in fs/write_text_file without waiting for the answer, then writes the same
+    // bytes to disk itself (seen in a direct ACP run). Howdah writes it, reading the exact baseline just before — or,
+    // when OpenCode's write got there first, writes nothing and its change tracker takes the baseline from the file
+    // as it was when the edit was announced. Either way: the edit, with the original as baseline
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited));
     const change = await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
