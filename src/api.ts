@@ -24,8 +24,11 @@ export interface HowdahApi {
   stopAll(): Promise<void>;
   /** While an agent waits for the user to sign in: its name, message and the ways offered (the panel's buttons). */
   signInRequest(): SignInRequestInfo | undefined;
-  /** Answers the sign-in question as the panel's buttons do; `undefined` gives up. */
-  chooseSignIn(choiceId: string | undefined): void;
+  /**
+   * Answers the sign-in question as the panel's buttons do; `undefined` gives up. `key`: what the user typed for a
+   * choice that asks for a key (`asksForKey`); without it Howdah asks in a password box.
+   */
+  chooseSignIn(choiceId: string | undefined, key?: string): void;
   /** The active session's agent's own list of past sessions for this workspace (`session/list`), if it can list. */
   agentHistory(): Promise<{ agentId: string; sessions: { sessionId: string; cwd: string; title?: string | null }[] } | undefined>;
   /** Opens a past conversation as "Open Past Session…" does (an agent-listed one is loaded); resolves to its key. */
@@ -45,5 +48,5 @@ export interface SignInRequestInfo {
   readonly agentId: string;
   readonly agentName: string;
   readonly message: string;
-  readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
+  readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string; readonly asksForKey?: boolean }[];
 }

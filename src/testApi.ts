@@ -40,7 +40,7 @@ export function createApi(manager: SessionManager): HowdahApi {
     sessionKeys: () => manager.list().map((m) => m.key),
     stopAll: () => manager.stopAll(),
     signInRequest: () => manager.signInRequest,
-    chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
+    chooseSignIn: (choiceId, key) => manager.chooseSignIn(choiceId, key),
     agentHistory: () => manager.agentHistory(),
     openPast: async (entry) => (await manager.openPast(entry))?.key,
     restart: (key) => manager.restart(session(key).key),

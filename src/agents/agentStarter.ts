@@ -60,11 +60,11 @@ export class AgentStarter {
           log.info(`${agent.name} needs a sign-in: ${error.message}`);
           const methods = current.init.authMethods;
           const choices = signInChoices(agent, methods, true);
-          const choice = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
-          if (!choice) throw new Error(`Signing in to ${agent.name} was cancelled.`);
+          const answer = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+          if (!answer) throw new Error(`Signing in to ${agent.name} was cancelled.`);
           const connection = current.connection;
-          const outcome = await carryOutSignIn(choice, agent, current.spec, methods, async (methodId) => {
-            await connection.acp.call('authenticate', { methodId });
+          const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
+            await connection.acp.call('authenticate', params);
           });
           if (outcome === 'restart') {
             await current.connection.stop();

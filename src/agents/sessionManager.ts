@@ -70,8 +70,8 @@ export class SessionManager implements vscode.Disposable {
     return this.signIns.request;
   }
 
-  chooseSignIn(choiceId: string | undefined): void {
-    this.signIns.answer(choiceId);
+  chooseSignIn(choiceId: string | undefined, key?: string): void {
+    this.signIns.answer(choiceId, key);
   }
 
   /** Starts the agent and a session with it. Throws (after telling the user) when it cannot. */

@@ -2,12 +2,21 @@ import * as vscode from 'vscode';
 import type { LaunchSpec } from '../acp/agentProcess';
 import type { AuthMethod } from '../acp/schema/agentMethods';
 import type { KnownAgent } from './agentRegistry';
+import { authenticateParams, takesKey } from './authKeys';
 
 /** One way to sign in, as a button. */
 export interface SignInChoice {
   readonly id: string;
   readonly label: string;
   readonly description?: string;
+  /** The method takes a key the user types (Gemini's "Gemini API key"): sent to the agent, never stored by Howdah. */
+  readonly asksForKey?: boolean;
+}
+
+/** The user's answer: a choice, and the key typed for a choice that asks for one (else Howdah asks in an input box). */
+export interface SignInAnswer {
+  readonly choiceId: string;
+  readonly key?: string;
 }
 
 /** What the panel shows while an agent waits for the user to sign in. */
@@ -28,7 +37,7 @@ const CATALOG_CHOICE = 'catalog-sign-in';
 export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[], terminalAuth: boolean): SignInChoice[] {
   const choices: SignInChoice[] = [];
   for (const method of methods) {
-    if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined });
+    if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined, ...(takesKey(method) ? { asksForKey: true } : {}) });
     else if (method.type === 'terminal' && terminalAuth) {
       // Said once: "Log in in a terminal", not "Log in in a terminal (in a terminal)".
       const label = /terminal/i.test(method.name) ? method.name : `${method.name} (in a terminal)`;
@@ -40,17 +49,19 @@ export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[],
 }
 
 /**
- * Carries out the user's choice: an agent method is `authenticate`d on the open connection; a terminal method runs the
+ * Carries out the user's choice: an agent method is `authenticate`d on the open connection (with the key the user typed,
+ * for a method that takes one: asked for here when the answer did not bring it); a terminal method runs the
  * agent's own command with the method's args and env in a visible terminal (the agent cannot choose the command), and
  * the connection must then be restarted; the catalog's sign-in command likewise.
  */
 export async function carryOutSignIn(
-  choiceId: string,
+  answer: SignInAnswer,
   agent: KnownAgent,
   spec: LaunchSpec,
   methods: readonly AuthMethod[],
-  authenticate: (methodId: string) => Promise<void>,
+  authenticate: (params: { methodId: string; _meta?: Record<string, unknown> }) => Promise<void>,
 ): Promise<SignInOutcome> {
+  const { choiceId } = answer;
   if (choiceId === CATALOG_CHOICE && agent.catalog?.signIn) {
     const shell = process.env.SHELL || '/bin/sh';
     const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], {}, spec.cwd);
@@ -66,8 +77,25 @@ export async function carryOutSignIn(
     }
     return 'restart';
   }
-  await authenticate(method.id);
+  if (takesKey(method)) {
+    const key = answer.key ?? (await askForKey(agent.name, method.name));
+    if (!key) return 'cancelled';
+    await authenticate(authenticateParams(method, key));
+    return 'authenticated';
+  }
+  await authenticate(authenticateParams(method));
   return 'authenticated';
+}
+
+/** A password box for the key; undefined when the user gives up. */
+async function askForKey(agentName: string, methodName: string): Promise<string | undefined> {
+  const key = await vscode.window.showInputBox({
+    title: `Sign in to ${agentName}`,
+    prompt: `${methodName}: sent to the agent for this connection; Howdah does not store it.`,
+    password: true,
+    ignoreFocusOut: true,
+  });
+  return key?.trim() || undefined;
 }
 
 /** Runs a program in a visible terminal and resolves to its exit code once the terminal closes. */
@@ -88,7 +116,7 @@ function runInTerminal(name: string, shellPath: string, shellArgs: string[], env
  * answer wins and a new question replaces an unanswered one.
  */
 export class SignInPrompts {
-  private pending: { request: SignInRequest; answer(choiceId: string | undefined): void } | undefined;
+  private pending: { request: SignInRequest; answer(choiceId: string | undefined, key?: string): void } | undefined;
 
   constructor(private readonly changed: () => void) {}
 
@@ -96,20 +124,20 @@ export class SignInPrompts {
     return this.pending?.request;
   }
 
-  answer(choiceId: string | undefined): void {
-    this.pending?.answer(choiceId);
+  answer(choiceId: string | undefined, key?: string): void {
+    this.pending?.answer(choiceId, key);
   }
 
-  ask(request: SignInRequest): Promise<string | undefined> {
+  ask(request: SignInRequest): Promise<SignInAnswer | undefined> {
     this.pending?.answer(undefined);
     return new Promise((resolve) => {
       const pending = {
         request,
-        answer: (choiceId: string | undefined) => {
+        answer: (choiceId: string | undefined, key?: string) => {
           if (this.pending !== pending) return;
           this.pending = undefined;
           this.changed();
-          resolve(choiceId);
+          resolve(choiceId === undefined ? undefined : { choiceId, ...(key ? { key } : {}) });
         },
       };
       this.pending = pending;

@@ -27,21 +27,29 @@ const SETTINGS = {
   ide: { enabled: false },
 };
 
+/** A fresh GEMINI_CLI_HOME under the suite's, with `settings` in its .gemini/settings.json. */
+function makeGeminiHome(dir: string, settings: object): string {
+  fs.mkdirSync(path.join(dir, '.gemini'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
+  return dir;
+}
+
 /** Registers Gemini CLI as a Howdah agent whose model is `model`; returns its id. */
-async function geminiAgent(): Promise<string> {
+async function geminiAgent(options: { home?: string; apiKey?: string | null } = {}): Promise<string> {
   const { bin } = installedAgent('gemini');
+  const env: Record<string, string> = {
+    // With a base URL and no auth type chosen in its settings, session/new picks the "gateway" auth type itself.
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_CLI_HOME: options.home ?? geminiHome,
+    // Otherwise gemini.js starts a second Node process of itself (to raise its heap limit): ≈ 1–2 s more per start.
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+  };
+  if (options.apiKey !== null) env.GEMINI_API_KEY = options.apiKey ?? 'test';
   return registerAgent('gemini', {
     command: process.execPath,
     // 0.61.0 has `--acp`; `--experimental-acp` still works but is documented as deprecated.
     args: [bin, '--acp'],
-    env: {
-      GEMINI_API_KEY: 'test',
-      // With a base URL and no auth type chosen in its settings, session/new picks the "gateway" auth type itself.
-      GOOGLE_GEMINI_BASE_URL: model.url,
-      GEMINI_CLI_HOME: geminiHome,
-      // Otherwise gemini.js starts a second Node process of itself (to raise its heap limit): ≈ 1–2 s more per start.
-      GEMINI_CLI_NO_RELAUNCH: 'true',
-    },
+    env,
   });
 }
 
@@ -58,11 +66,10 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
 
   before(async () => {
     model = await startModelServer({ dialects: [gemini], log: (line) => { if (process.env.VERBOSE) console.log(line); } });
-    geminiHome = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-gemini-home-'));
-    fs.mkdirSync(path.join(geminiHome, '.gemini'));
-    fs.writeFileSync(path.join(geminiHome, '.gemini', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
+    geminiHome = makeGeminiHome(fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-gemini-home-')), SETTINGS);
   });
   after(async () => {
+    (await howdah()).chooseSignIn(undefined);
     await model?.close();
     if (geminiHome) fs.rmSync(geminiHome, { recursive: true, force: true });
   });
@@ -232,5 +239,30 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     assert.equal(last.prompt, 'Now answer in full');
     // Gemini CLI drops a cancelled turn from its history: the next request does not carry it.
     assert.ok(!JSON.stringify(last.body).includes('Talk slowly'), 'the cancelled turn is not in the next request');
+  });
+  it('signing in with an API key: the key the user types reaches the agent in authenticate, and the session opens', async () => {
+    // A user who chose "Gemini API key" in Gemini CLI before (its settings say so) and has no GEMINI_API_KEY set:
+    // session/new answers -32000 "Gemini API key is missing or not configured." until authenticate brings a key.
+    const home = makeGeminiHome(path.join(geminiHome, 'api-key-user'), { ...SETTINGS, security: { auth: { selectedType: 'gemini-api-key' } } });
+    const answer = 'Signed in with a key, and answering.';
+    model.script([{ text: answer }]);
+    const api = await howdah();
+    const starting = api.newSession(await geminiAgent({ home, apiKey: null }));
+    const request = await waitFor('the sign-in question', () => api.signInRequest(), 30000);
+    assert.match(request.agentName, /^gemini \(offline \d+\)$/);
+    assert.match(request.message, /Gemini API key is missing/);
+    assert.deepEqual(
+      request.choices.filter((c) => !c.id.startsWith('catalog')).map((c) => `${c.id}${c.asksForKey ? ' (key)' : ''}`),
+      ['oauth-personal', 'gemini-api-key (key)', 'vertex-ai', 'gateway'],
+    );
+    api.chooseSignIn('gemini-api-key', 'AIza-typed-by-the-user');
+    const key = await starting;
+    assert.equal(api.signInRequest(), undefined, 'the question is gone');
+    assert.equal(await api.prompt(key, 'Say hello'), 'end_turn');
+    assert.equal(agentText(api.snapshot(key)).trim(), answer);
+    // Gemini CLI remembers the method in its own settings (not the key).
+    const saved = fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8');
+    assert.ok(!saved.includes('AIza-typed-by-the-user'), 'the key is not written to its settings');
+    assert.ok(api.agentLog(key).some((l) => l.includes('needs a sign-in')), 'the log says why');
   });
 });
