@@ -140,6 +140,7 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
       const diff = (editCall.content ?? []).find((c) => (c as { type?: string }).type === 'diff') as { oldText?: string; newText?: string } | undefined;
       assert.equal(diff?.oldText, unsaved, "the edit's diff starts from the unsaved text");
       assert.equal(diff?.newText, unsaved.replace(oldString, newString));
+      assert.deepEqual(api.protocolProblems(key), []);
 
       // Howdah held the write: the user's unsaved text stays in the editor, nothing was saved over it, and the review
       // lists the agent's text against the buffer (+1 −1: only the changed line; against the disk it would be +2 −1).
@@ -198,6 +199,7 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     assert.equal(call.status, 'completed');
     assert.equal(call.title, command, 'the command is shown');
     assert.equal(call.permissionAnswer?.optionId, 'proceed_once');
+    assert.deepEqual(api.protocolProblems(key), [], 'a permission request before any tool_call, and an update for it, break no rule');
   });
 
   it('a command whose permission is rejected: nothing runs, the model is told', async () => {
@@ -218,6 +220,7 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     assert.ok(!fs.existsSync(marker), 'the command did not run');
     const calls = toolCalls(api.snapshot(key));
     assert.deepEqual(calls.map((c) => `${c.kind}:${c.status}`), ['execute:rejected']);
+    assert.deepEqual(api.protocolProblems(key), []);
   });
 
   it('cancelling mid-answer: the turn ends cancelled, the partial text stays, the next prompt works', async () => {
@@ -239,6 +242,7 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     assert.equal(last.prompt, 'Now answer in full');
     // Gemini CLI drops a cancelled turn from its history: the next request does not carry it.
     assert.ok(!JSON.stringify(last.body).includes('Talk slowly'), 'the cancelled turn is not in the next request');
+    assert.deepEqual(api.protocolProblems(key), []);
   });
   it('signing in with an API key: the key the user types reaches the agent in authenticate, and the session opens', async () => {
     // A user who chose "Gemini API key" in Gemini CLI before (its settings say so) and has no GEMINI_API_KEY set:
