@@ -194,9 +194,10 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
       const state = session.state;
       let turnIndex: number | undefined;
       const subscription = state.onChange((change) => {
-        if (change.type === 'tool-call') {
-          const call = state.toolCalls.get(change.toolCallId);
-          if (call) tracker.onToolCall(key, call);
+        const call = state.toolCallOf(change);
+        if (call) {
+          // from its announcement on: the file an edit names is read before the agent (maybe at once) writes it
+          tracker.onToolCall(key, call);
         } else if (change.type === 'turn') {
           if (state.turn === 'running' && turnIndex === undefined) {
             // The user message is in the transcript by now: this turn's index is the count of those before it.

@@ -165,6 +165,18 @@ export class SessionState implements SessionStateView {
     return created;
   }
 
+  /**
+   * The tool call a change concerns: an update of one (`tool-call`), or its announcement (a `tool` entry added, which
+   * emits no `tool-call` change). Listeners that follow tool calls need both: an agent may announce a call and act on
+   * it at once (Codex applies a patch as it announces it), with the next change coming only when it is done.
+   */
+  toolCallOf(change: SessionChange): ToolCallState | undefined {
+    if (change.type === 'tool-call') return this.toolCalls.get(change.toolCallId);
+    if (change.type !== 'entry-added') return undefined;
+    const entry = this.entries[change.index];
+    return entry?.kind === 'tool' ? this.toolCalls.get(entry.toolCallId) : undefined;
+  }
+
   changedToolCall(toolCallId: string): void {
     this.emit({ type: 'tool-call', toolCallId });
   }

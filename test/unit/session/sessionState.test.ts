@@ -33,6 +33,26 @@ describe('session state reducer', () => {
     ]);
   });
 
+  it('toolCallOf: a listener sees a tool call from its announcement on, in the state it was announced in', () => {
+    // Codex announces an apply_patch `in_progress` and has written the file by the next update (`completed`):
+    // the edits tracker must see the `in_progress` one, which only adds an entry (no `tool-call` change).
+    const s = new SessionState();
+    const seen: string[] = [];
+    s.onChange((change) => {
+      const call = s.toolCallOf(change);
+      if (call) seen.push(`${change.type}:${call.toolCallId}:${call.status}`);
+    });
+    const diff = { type: 'diff', path: '/w/a.ts', oldText: 'a\n', newText: 'b\n' };
+    feed(
+      s,
+      { sessionUpdate: 'agent_message_chunk', content: text('editing') },
+      { sessionUpdate: 'tool_call', toolCallId: 'call_2', title: 'Edit /w/a.ts', kind: 'edit', status: 'in_progress', content: [diff] },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'call_2', status: 'completed' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'never-announced', status: 'completed' },
+    );
+    assert.deepEqual(seen, ['entry-added:call_2:in_progress', 'tool-call:call_2:completed', 'entry-added:never-announced:completed']);
+  });
+
   it('keeps non-text content blocks on the message, unknown ones included', () => {
     const s = new SessionState();
     feed(
