@@ -5,8 +5,8 @@ import { adaptEol } from '../workspace/textCodec';
  * Which content a file had before the agent changed it, from the evidence at hand. For our own writes the answer is
  * exact (we read the file just before writing). For agents that write to disk themselves it is the first source that
  * has it, best first: what this session last saw of the file, the open document's last known content, the `oldText`
- * of a whole-file diff (never a fragment's), a snapshot taken when an edit tool call naming the file was announced,
- * the version in git. A file that appears with no earlier trace is a created file. Plain Node.
+ * of a whole-file diff (never a fragment's), a snapshot taken when an edit tool call naming the file was announced
+ * (if it was read too late, after the write, the file now with the turn's fragments undone), the version in git. A file that appears with no earlier trace is a created file. Plain Node.
  */
 
 export type BaselineSource = 'disk' | 'session' | 'document' | 'diff' | 'snapshot' | 'git' | 'created';
@@ -56,13 +56,45 @@ export function chooseBaseline(e: BaselineEvidence): Baseline | undefined {
   if (e.document !== undefined) return { source: 'document', content: e.document };
   const fromDiff = wholeFileOldText(e.diffs?.[0], e.current, e.snapshot ?? e.git ?? undefined);
   if (fromDiff !== undefined) return { source: 'diff', content: { text: fromDiff } };
-  if (e.snapshot !== undefined) return { source: 'snapshot', content: e.snapshot };
+  if (e.snapshot !== undefined) {
+    if (!snapshotTooLate(e)) return { source: 'snapshot', content: e.snapshot };
+    // Codex applies a patch the moment it announces it (no permission asked): the snapshot already holds the
+    // result. Its fragments, taken back out of the file as it is now, give what was there before.
+    const before = e.current ? revertFragments(e.current.text, e.diffs ?? []) : undefined;
+    if (before !== undefined) return { source: 'diff', content: { text: before } };
+  }
   if (e.git !== undefined) return { source: 'git', content: e.git };
   // A diff that says "new file" is trusted only when nothing says the file was there before (some agents send no
   // oldText for an overwrite; rejecting a "created" file deletes it).
   const diffSaysCreated = e.diffs?.[0] !== undefined && (e.diffs[0].oldText === undefined || e.diffs[0].oldText === null);
   if (e.appeared || diffSaysCreated) return { source: 'created', content: null };
   return undefined;
+}
+
+/**
+ * A snapshot is read when an edit is announced; an agent that writes at once may be faster, and the snapshot then
+ * holds the file as it is now although the turn's diffs say the agent changed it: not a baseline.
+ */
+function snapshotTooLate(e: BaselineEvidence): boolean {
+  if (!e.snapshot || !e.current || e.snapshot.text !== e.current.text) return false;
+  return (e.diffs ?? []).some((d) => d.oldText != null && d.oldText !== d.newText);
+}
+
+/**
+ * The file before the turn's edits, from the file now and each edit's fragment (`oldText` → `newText`), undone
+ * latest first. Undefined unless every `newText` occurs exactly once where it is undone (anything else is a guess),
+ * or when a diff reports a created file.
+ */
+export function revertFragments(now: string, diffs: readonly DiffReport[]): string | undefined {
+  let text = now;
+  for (const d of [...diffs].reverse()) {
+    if (d.oldText === undefined || d.oldText === null || !d.newText) return undefined;
+    const newText = adaptEol(d.newText, text);
+    const at = text.indexOf(newText);
+    if (at < 0 || text.indexOf(newText, at + 1) >= 0) return undefined;
+    text = text.slice(0, at) + adaptEol(d.oldText, text) + text.slice(at + newText.length);
+  }
+  return text;
 }
 
 /**

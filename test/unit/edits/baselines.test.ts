@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chooseBaseline, wholeFileOldText } from '../../../src/edits/baselines';
+import { chooseBaseline, revertFragments, wholeFileOldText } from '../../../src/edits/baselines';
 import { BlobStore } from '../../../src/edits/blobStore';
 import { EditsState } from '../../../src/edits/editsState';
 
@@ -40,6 +40,27 @@ describe('baseline selection', () => {
     assert.equal(wholeFileOldText({ oldText: 'a\n', newText: 'c\nd\n' }, t('c\r\nd\r\n'), undefined), 'a\r\n');
     assert.equal(wholeFileOldText({ oldText: 'a\n', newText: 'c\n' }, t('c\nmore\n'), undefined), undefined);
     assert.equal(wholeFileOldText({ oldText: null, newText: 'c\n' }, t('c\n'), undefined), undefined);
+  });
+
+  it('a snapshot read after the write (Codex patches as it announces): the fragments undone from the file now', () => {
+    // what codex-acp 0.16.0 reports for apply_patch: the hunk's lines, not the whole file
+    const file = 'export function add(a: number, b: number) {\n  return a - b;\n}\n';
+    const edited = file.replace('b: number) {', 'b: number) { // changed by Codex');
+    const diff = { oldText: 'export function add(a: number, b: number) {\n  return a - b;\n', newText: 'export function add(a: number, b: number) { // changed by Codex\n  return a - b;\n' };
+    assert.deepEqual(chooseBaseline({ diffs: [diff], snapshot: t(edited), current: t(edited) }), { source: 'diff', content: { text: file } });
+    assert.deepEqual(chooseBaseline({ diffs: [diff], snapshot: t(file), current: t(edited) }), { source: 'snapshot', content: t(file) }, 'read in time: the snapshot');
+    assert.equal(chooseBaseline({ diffs: [diff], snapshot: t(edited + edited), current: t(edited + edited) }), undefined, 'the fragment is not unique: no guess');
+    assert.equal(chooseBaseline({ diffs: [diff], snapshot: t(edited + edited), git: t('git'), current: t(edited + edited) })?.source, 'git');
+    assert.equal(chooseBaseline({ diffs: [{ oldText: 'x', newText: 'x' }], snapshot: t('xyz'), current: t('xyz') })?.source, 'snapshot', 'no change reported');
+  });
+
+  it('fragments undone latest first, line endings as in the file; a created file or a missing fragment gives nothing', () => {
+    const diffs = [{ oldText: 'a\n', newText: 'b\n' }, { oldText: 'b\nc\n', newText: 'B\nC\n' }];
+    assert.equal(revertFragments('x\nB\nC\n', diffs), 'x\na\nc\n');
+    assert.equal(revertFragments('x\r\nb\r\n', [{ oldText: 'a\n', newText: 'b\n' }]), 'x\r\na\r\n');
+    assert.equal(revertFragments('x\n', [{ oldText: 'a\n', newText: 'b\n' }]), undefined);
+    assert.equal(revertFragments('b\n', [{ oldText: null, newText: 'b\n' }]), undefined);
+    assert.equal(revertFragments('$&b$1\n', [{ oldText: '$`', newText: 'b' }]), '$&$`$1\n', 'no replacement patterns');
   });
 
   it('created: a file that appears, or a new-file diff with nothing saying it was there', () => {
