@@ -155,9 +155,19 @@ export class AgentTerminalOutputs {
     if (this.rawSeen.get(call.toolCallId) === call.rawOutput) return;
     this.rawSeen.set(call.toolCallId, call.rawOutput);
     const id = `tool:${call.toolCallId}`;
-    const streamed = [...this.terminals.values()].some((t) => t.toolCallId === call.toolCallId && t.id !== id && t.output.byteLength > 0);
+    const own = [...this.terminals.values()].filter((t) => t.toolCallId === call.toolCallId && t.id !== id);
     const parsed = parseRawOutput(call.rawOutput);
-    if (streamed || !parsed) return;
+    if (own.some((t) => t.output.byteLength > 0) || !parsed) return;
+    if (own.length === 1) {
+      // Codex (codex-acp 0.16) announces a terminal in `_meta` and reports its exit there, but a short command's output
+      // only in rawOutput: it belongs in that terminal, not in a second one beside it.
+      const t = own[0];
+      t.output.append(parsed.output);
+      t.exit ??= parsed.exit;
+      t.ended = true;
+      changed.add(t.id);
+      return;
+    }
     const existing = this.terminals.get(id);
     if (existing) this.terminals.delete(id);
     const t = this.terminal(id, call.toolCallId);

@@ -104,6 +104,25 @@ describe('terminals: output of commands the agent runs itself', function () {
     assert.deepEqual(parseRawOutput({ output: 'partial', metadata: { output: 'partial', exit: null } }), { output: 'partial', exit: undefined });
   });
 
+  it("Codex's command: a terminal announced in _meta with its exit there, the output only in rawOutput — one terminal shows both", () => {
+    // as codex-acp 0.16.0 sends it to a client advertising _meta.terminal_output, for `sh -c 'echo howdah-agents-42; exit 3'`
+    const state = new SessionState();
+    const model = new TerminalOutputModel(state);
+    state.apply(update({
+      sessionUpdate: 'tool_call', toolCallId: 'call_3', title: "sh -c 'echo howdah-agents-42; exit 3'", kind: 'execute', status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'call_3' }], _meta: { terminal_info: { terminal_id: 'call_3', cwd: '/w' } },
+    }));
+    assert.equal(model.get('call_3')!.running, true);
+    state.apply(update({
+      sessionUpdate: 'tool_call_update', toolCallId: 'call_3', status: 'failed',
+      rawOutput: { call_id: 'call_3', stdout: 'howdah-agents-42\n', stderr: '', aggregated_output: 'howdah-agents-42\n', exit_code: 3, formatted_output: 'howdah-agents-42\n', status: 'failed' },
+      _meta: { terminal_exit: { terminal_id: 'call_3', exit_code: 3, signal: null } },
+    }));
+    assert.deepEqual(model.terminalIds('call_3'), ['call_3'], 'no second terminal for the rawOutput');
+    assert.deepEqual(model.get('call_3'), { output: 'howdah-agents-42\n', truncated: false, exit: { code: 3, signal: null }, running: false });
+    model.dispose();
+  });
+
   it('a terminal we started is shown live through the registry, with the tool calls that embed it', async function () {
     if (process.platform === 'win32') this.skip();
     const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-model-')));
