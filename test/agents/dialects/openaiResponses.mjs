@@ -62,8 +62,10 @@ function countReplies(items) {
     if (MODEL_ITEMS.has(item?.type) && !(item.type === 'message' && item.role !== 'assistant')) {
       const tag = responseTag(item);
       const same = previousWasModel ? !(tag && lastTag && tag !== lastTag) : !!(tag && tag === lastTag);
-      if (!same) replies++;
-      if (tag) lastTag = tag;
+      if (!same) {
+        replies++;
+        lastTag = tag;
+      } else if (tag) lastTag = tag;
       previousWasModel = true;
     } else {
       previousWasModel = false;
