@@ -6,7 +6,8 @@ import { adaptEol } from '../workspace/textCodec';
  * exact (we read the file just before writing). For agents that write to disk themselves it is the first source that
  * has it, best first: what this session last saw of the file, the open document's last known content, the `oldText`
  * of a whole-file diff (never a fragment's), a snapshot taken when an edit tool call naming the file was announced
- * (if it was read too late, after the write, the file now with the turn's fragments undone), the version in git. A file that appears with no earlier trace is a created file. Plain Node.
+ * (if it was read too late, after the write: the file now with the turn's fragments undone), the version in git. A
+ * file that appears with no earlier trace is a created file. Plain Node.
  */
 
 export type BaselineSource = 'disk' | 'session' | 'document' | 'diff' | 'snapshot' | 'git' | 'created';

@@ -16,7 +16,7 @@ export const AGENTS_CACHE = path.join(CACHE, 'agents');
 export const AGENTS = {
   claude: { pkg: '@zed-industries/claude-agent-acp', version: '0.23.1', bin: 'claude-agent-acp', args: [] },
   codex: { pkg: '@zed-industries/codex-acp', version: '0.16.0', bin: 'codex-acp', args: [] },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--experimental-acp'] },
+  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'] },
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode', args: ['acp'] },
 };
 
