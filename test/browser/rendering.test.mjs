@@ -163,6 +163,26 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.locator('.entries > .entry').count(), 80);
   });
 
+  it('an open block that outgrows the limit streams as plain text (nothing lost, hidden characters shown) and becomes Markdown when the turn ends', async function () {
+    const snap = snapshot({ entries: [agent(1, 'Intro paragraph.\n\n')], turn: 'running' });
+    await send(chat.page, snap);
+    let text = 'Intro paragraph.\n\n';
+    const piece = 'word **bold** \u202e ';
+    const ops = [];
+    for (let i = 0; i < 3_000; i++) { ops.push({ op: 'append', index: 0, offset: text.length, delta: piece }); text += piece; }
+    await send(chat.page, patch(snap, ...ops)); // ~60 KB of one paragraph that never ends
+    await chat.page.waitForFunction(() => document.querySelector('.md-plain'));
+    const plain = await chat.page.locator('.md-plain').evaluate((el) => ({ text: el.textContent, pieces: el.children.length, marks: el.querySelectorAll('.invisible-char').length }));
+    const shown = text.replaceAll('\u202e', '⟨U+202E⟩');
+    assert.ok(shown.endsWith(plain.text) && plain.text.length >= shown.length - 'Intro paragraph.\n\n'.length, 'every character of the open block is there, the bidi control shown as a label');
+    assert.ok(plain.pieces > 10, `laid out in pieces: ${plain.pieces}`);
+    assert.equal(plain.marks, 3_000);
+    assert.equal(await chat.page.locator('.entry.agent strong').count(), 0, 'not parsed while it streams');
+    await send(chat.page, patch(snap, { op: 'turn', turn: 'idle' }));
+    await chat.page.waitForFunction(() => !document.querySelector('.md-plain'));
+    assert.equal(await chat.page.locator('.entry.agent strong').count(), 3_000, 'Markdown once the message is complete');
+  });
+
   it('a transcript sent as its tail: Show earlier pages through what the page holds, then asks the host for more', async function () {
     const qa = (i) => (i % 2 ? agent(i, `Answer ${i}`) : user(i, `Question ${i}`));
     const entries = [];

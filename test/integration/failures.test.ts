@@ -29,6 +29,25 @@ interface Snapshot {
   toolCalls: Record<string, { permission?: unknown; permissionAnswer?: unknown }>;
 }
 
+/**
+ * Until `done` settles, measures round trips through the extension host (a command that does not exist, so only
+ * the host's own dispatch is timed) every 20 ms; resolves to the worst, printed with the count.
+ */
+async function worstRoundTrip(done: Promise<unknown>): Promise<number> {
+  let over = false;
+  void done.finally(() => (over = true)).catch(() => undefined);
+  const roundTrips: number[] = [];
+  while (!over) {
+    const t = Date.now();
+    await vscode.commands.executeCommand('howdah.noSuchCommandForLatency').then(undefined, () => undefined);
+    roundTrips.push(Date.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const worst = Math.max(0, ...roundTrips);
+  console.log(`      ${roundTrips.length} command round trips, worst ${worst} ms`);
+  return worst;
+}
+
 const TYPED = 'Notes the user typed and never saved — issue 8 must not lose them.\n';
 
 describe('failures: hostile and broken agents (issue 8)', function () {
@@ -82,10 +101,14 @@ describe('failures: hostile and broken agents (issue 8)', function () {
     assert.equal((api.snapshot(key) as Snapshot).turn, 'idle');
   });
 
-  it('20 MB of stderr: the agent log in memory stays capped and the session still answers', async () => {
+  it('100 MB of stderr: the extension host stays responsive, the agent log in memory stays capped, the session still answers', async function () {
+    this.timeout(180000);
     const api = await howdah();
     const key = await api.newSession('test-failures-stderr-flood');
-    assert.equal(await api.prompt(key, 'flood stderr'), 'end_turn');
+    const turn = api.prompt(key, 'flood stderr');
+    const worst = await worstRoundTrip(turn);
+    assert.equal(await turn, 'end_turn');
+    assert.ok(worst < 3000, `a command round trip took ${worst} ms during the flood`);
     assert.ok(agentText(api.snapshot(key)).includes('Still here after the stderr flood.'));
     const log = api.agentLog(key);
     assert.ok(log.length <= 2000, `the agent log keeps ${log.length} lines`);
@@ -127,20 +150,28 @@ describe('failures: hostile and broken agents (issue 8)', function () {
   it('100,000 updates as fast as the pipe goes: the extension host stays responsive', async () => {
     const api = await howdah();
     const key = await api.newSession('test-failures-update-flood');
-    let done = false;
-    const turn = api.prompt(key, 'flood updates').finally(() => (done = true));
-    const roundTrips: number[] = [];
-    while (!done) {
-      const t = Date.now();
-      await vscode.commands.executeCommand('howdah.noSuchCommandForLatency').then(undefined, () => undefined);
-      roundTrips.push(Date.now() - t);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const turn = api.prompt(key, 'flood updates');
+    const worst = await worstRoundTrip(turn);
     assert.equal(await turn, 'end_turn');
-    const worst = Math.max(...roundTrips);
-    console.log(`      flood: ${roundTrips.length} command round trips, worst ${worst} ms`);
-    assert.ok(worst < 3000, `a command round trip took ${worst} ms during the flood (${roundTrips.length} samples)`);
+    assert.ok(worst < 3000, `a command round trip took ${worst} ms during the flood`);
     assert.equal(agentText(api.snapshot(key)).length, 'flood '.length * 100000, 'every chunk arrived');
+  });
+
+  it('10,000 updates a second for a minute, the chat view open: the extension host stays responsive, every update arrives', async function () {
+    this.timeout(240000);
+    const api = await howdah();
+    const key = await api.newSession('test-failures-update-rate');
+    api.setActive(key);
+    await vscode.commands.executeCommand('howdah.chat.focus');
+    const t0 = Date.now();
+    const turn = api.prompt(key, 'ten thousand a second');
+    const worst = await worstRoundTrip(turn);
+    assert.equal(await turn, 'end_turn');
+    console.log(`      600,000 updates in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    assert.ok(worst < 3000, `a command round trip took ${worst} ms during the flood`);
+    assert.equal(agentText(api.snapshot(key)).length, 'tick '.length * 600000, 'every update arrived');
+    assert.equal(await api.prompt(key, 'again'), 'end_turn', 'a second turn works');
+    assert.ok(agentText(api.snapshot(key)).endsWith('Still answering.'));
   });
 
   it('500 permission requests at once: all wait on the user; Stop answers all 500 cancelled', async () => {

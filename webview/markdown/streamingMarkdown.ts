@@ -1,9 +1,18 @@
 import { stripAnsi } from '../../src/panel/textSafety';
+import { prose } from '../dom';
 import { BlockBoundaryScanner } from './blockBoundary';
 import { createMarkdown, type Markdown } from './markdownIt';
 
 /** Characters of completed Markdown per kept group of blocks. */
 const GROUP_SIZE = 16 * 1024;
+/**
+ * An open block longer than this (a huge code block still streaming, a paragraph that never ends) is shown as plain
+ * text while it grows: parsing it again on every frame would cost its whole length each time. It becomes Markdown
+ * once it completes, or when the message is settled.
+ */
+export const OPEN_BLOCK_LIMIT = 32 * 1024;
+/** Characters per element of plain text: appending lays out only the last one. */
+const PLAIN_PIECE = 4 * 1024;
 
 let shared: Markdown | undefined;
 export function markdown(): Markdown {
@@ -31,6 +40,11 @@ export class StreamingMarkdown {
   private tailText: string | undefined;
   private group: HTMLElement | undefined;
   private groupSize = 0;
+  /** Characters of the open block shown as plain text (plain mode), in `plain`'s pieces. */
+  private plainShown = 0;
+  private plain: HTMLElement | undefined;
+  private piece: HTMLElement | undefined;
+  private pieceSize = 0;
 
   constructor(className = 'md') {
     this.element = document.createElement('div');
@@ -62,12 +76,59 @@ export class StreamingMarkdown {
       this.group.append(renderMarkdown(text.slice(this.committed, cut)));
       this.groupSize += cut - this.committed;
       this.committed = cut;
+      if (this.plain) {
+        this.leavePlain();
+        this.tail.replaceChildren();
+        this.tailText = undefined;
+      }
     }
+    const openLength = text.length - this.committed;
+    if (openLength > OPEN_BLOCK_LIMIT) return this.showPlain(text);
     const open = text.slice(this.committed);
     if (open !== this.tailText) {
       this.tailText = open;
       this.tail.replaceChildren(renderMarkdown(open));
     }
+  }
+
+  /** The message is complete (its turn ended): an open block shown as plain text is rendered as Markdown once. */
+  settle(): void {
+    if (this.plainShown === 0) return;
+    this.leavePlain();
+    this.tailText = this.text.slice(this.committed);
+    this.tail.replaceChildren(renderMarkdown(this.tailText));
+  }
+
+  /**
+   * Appends the open block's new text as plain text (hidden and control characters shown, as in prose), in pieces of
+   * about PLAIN_PIECE characters: appending lays out only the last piece, not the whole block.
+   */
+  private showPlain(text: string): void {
+    if (!this.plain) {
+      this.plain = document.createElement('div');
+      this.plain.className = 'md-plain';
+      this.tail.replaceChildren(this.plain);
+      this.tailText = undefined;
+      this.piece = undefined;
+    }
+    let at = this.committed + this.plainShown;
+    while (at < text.length) {
+      if (!this.piece || this.pieceSize >= PLAIN_PIECE) {
+        this.piece = document.createElement('div');
+        this.pieceSize = 0;
+        this.plain.append(this.piece);
+      }
+      const end = Math.min(text.length, at + PLAIN_PIECE - this.pieceSize);
+      this.piece.append(prose(stripAnsi(text.slice(at, end))));
+      this.pieceSize += end - at;
+      at = end;
+    }
+    this.plainShown = text.length - this.committed;
+  }
+
+  private leavePlain(): void {
+    this.plain = this.piece = undefined;
+    this.plainShown = 0;
   }
 
   private clear(): void {
@@ -76,6 +137,7 @@ export class StreamingMarkdown {
     this.committed = 0;
     this.tailText = undefined;
     this.group = undefined;
+    this.leavePlain();
     this.tail.replaceChildren();
     this.element.replaceChildren(this.tail);
   }

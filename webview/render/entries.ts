@@ -51,6 +51,7 @@ class AgentMessage implements EntryRenderer {
 
   setLive(live: boolean): void {
     this.element.classList.toggle('live', live);
+    if (!live) this.body.settle();
   }
 }
 

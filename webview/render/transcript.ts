@@ -100,6 +100,7 @@ export class Transcript {
   private create(entry: EntryView, at?: number): EntryRenderer {
     const renderer = createEntryRenderer(entry, this.post);
     renderer.update(entry, false);
+    renderer.setLive(false); // complete unless updateLive says otherwise (an oversized open block is settled)
     if (at === undefined) this.renderers.push(renderer);
     else this.renderers[at] = renderer;
     return renderer;
@@ -148,6 +149,7 @@ export class Transcript {
       const entry = store.entry(i) as EntryView;
       const renderer = createEntryRenderer(entry, this.post);
       renderer.update(entry, false);
+      renderer.setLive(false);
       added.push(renderer);
       fragment.append(renderer.element);
     }
