@@ -85,7 +85,7 @@ export class ChatApp {
     if (this.fallback !== undefined) clearTimeout(this.fallback);
     if (this.waiting !== undefined) clearTimeout(this.waiting);
     this.frame = this.fallback = this.waiting = undefined;
-    if (!this.store.hasChanges()) return;
+    if (!this.store.hasChanges() && !this.transcript.backlog) return;
     const started = performance.now();
     this.lastRenderAt = started;
     const changes = this.store.takeChanges();
@@ -99,6 +99,7 @@ export class ChatApp {
     if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);
     if (changes.turn) this.prompt.setTurn(this.store.turn);
     if (changes.commands) this.prompt.setCommands(this.store.commands);
+    if (this.transcript.backlog) this.schedule();
     const elapsed = performance.now() - started;
     this.renders++;
     this.renderMs += elapsed;
@@ -110,7 +111,7 @@ export class ChatApp {
     // While an answer streams, each frame's cost is mostly the browser's (style, layout, paint of the grown text),
     // not ours, and it is paid per frame: rendering at most every STREAM_FRAME_MS keeps the text flowing smoothly
     // while halving that cost. A quiet page renders on the next frame as before.
-    const wait = this.store.turn === 'running' ? this.lastRenderAt + STREAM_FRAME_MS - performance.now() : 0;
+    const wait = this.store.turn === 'running' && !this.transcript.backlog ? this.lastRenderAt + STREAM_FRAME_MS - performance.now() : 0;
     if (wait > 1) {
       this.waiting = setTimeout(() => {
         this.waiting = undefined;

@@ -132,14 +132,23 @@ function summarizeTrace(events) {
   }
   // Per quarter of the run: a phase whose cost grows with the message's length shows it here.
   const mainEvents = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
-  const t0 = Math.min(...mainEvents.map((e) => e.ts));
-  const span = Math.max(...mainEvents.map((e) => e.ts)) - t0 || 1;
+  const t0 = mainEvents.reduce((m, e) => Math.min(m, e.ts), Infinity);
+  const span = mainEvents.reduce((m, e) => Math.max(m, e.ts), -Infinity) - t0 || 1;
   const quarters = (name) => {
     const q = [0, 0, 0, 0];
     for (const e of mainEvents) if (e.name === name) q[Math.min(3, Math.floor(((e.ts - t0) / span) * 4))] += e.dur / 1000;
     return `${name} by quarter ${q.map((v) => v.toFixed(0)).join('/')} ms`;
   };
-  return `${[...totals].sort((a, b) => b[1] - a[1]).map(([name, total]) => `${name} ${total.toFixed(0)} ms`).join(', ')}\n  ${['Layout', 'Paint', 'PrePaint', 'UpdateLayoutTree'].map(quarters).join('; ')}`;
+  // What the longest task was made of: the events inside it, by name.
+  const tasks = mainEvents.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
+  const longest = tasks.reduce((a, b) => (b.dur > (a?.dur ?? 0) ? b : a), undefined);
+  let inside = '';
+  if (longest) {
+    const parts = new Map();
+    for (const e of mainEvents) if (e !== longest && e.ts >= longest.ts && e.ts + e.dur <= longest.ts + longest.dur && TRACED.includes(e.name)) parts.set(e.name, (parts.get(e.name) ?? 0) + e.dur / 1000);
+    inside = `\n  longest task ${(longest.dur / 1000).toFixed(0)} ms at ${((longest.ts - t0) / 1000).toFixed(0)} ms: ${[...parts].sort((a, b) => b[1] - a[1]).map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')}`;
+  }
+  return `${[...totals].sort((a, b) => b[1] - a[1]).map(([name, total]) => `${name} ${total.toFixed(0)} ms`).join(', ')}\n  ${['Layout', 'Paint', 'PrePaint', 'UpdateLayoutTree'].map(quarters).join('; ')}${inside}`;
 }
 
 async function openPage(host, naiveCode) {
@@ -192,7 +201,7 @@ async function perChunk(host, chunks, { naiveCode, ignore = false, budgetMs = In
     await chat.page.evaluate((h) => window.postMessage({ type: 'snapshot', epoch: 1, header: h, entries: [{ kind: 'agent', id: 1, text: '', blocks: [] }], plan: [], commands: [], turn: 'running' }, '*'), header);
     await chat.page.waitForFunction(() => window.__howdah.renders() > 0);
   }
-  const stop = await startRecording(chat.page);
+  const stop = await startRecording(chat.page, TRACE && !naiveCode && !ignore);
   const driven = await chat.page.evaluate(async ({ chunks, epoch, budgetMs }) => {
     const channel = new MessageChannel();
     const marks = [];
@@ -271,6 +280,7 @@ try {
   const b = await perChunk(host, chunks);
   const delivery = await perChunk(host, chunks, { ignore: true });
   console.log(`${line('howdah', b)}, wall ${ms(b.wall)}`);
+  if (b.traced) console.log(`  trace (main thread): ${b.traced}`);
   console.log(`${line('  of which delivery alone', delivery)}  (the same messages, ignored by the page)`);
   if (!QUICK) {
     const bNaive = await perChunk(host, chunks, { naiveCode: code.naive, budgetMs: NAIVE_BUDGET_MS });

@@ -163,6 +163,19 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.locator('.entries > .entry').count(), 80);
   });
 
+  it('a burst of completed Markdown is rendered a frame\'s share at a time, all of it in the end', async function () {
+    const snap = snapshot({ entries: [agent(1, '')], turn: 'running' });
+    await send(chat.page, snap);
+    let text = '';
+    for (let i = 0; i < 400; i++) text += `Paragraph ${i} ${'lorem ipsum '.repeat(20)}\n\n`; // ~100 KB
+    text += 'The open block.';
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 0, delta: text }));
+    const first = await chat.page.evaluate(() => { window.__howdah.render(); return document.querySelectorAll('.entry.agent p').length; });
+    assert.ok(first > 0 && first < 400, `the first frame rendered a share: ${first} of 400 paragraphs`);
+    await chat.page.waitForFunction(() => document.querySelectorAll('.entry.agent p').length === 401);
+    assert.match(await chat.page.locator('.entry.agent p').last().innerText(), /The open block\./);
+  });
+
   it('an open block that outgrows the limit streams as plain text (nothing lost, hidden characters shown) and becomes Markdown when the turn ends', async function () {
     const snap = snapshot({ entries: [agent(1, 'Intro paragraph.\n\n')], turn: 'running' });
     await send(chat.page, snap);

@@ -15,6 +15,9 @@ export class BlockBoundaryScanner {
   private fence: { char: string; length: number } | undefined;
   private previousBlank = false;
   private lastCut = 0;
+  /** Every cut found, in order, from `firstCut` on (earlier ones were passed). */
+  private cuts: number[] = [];
+  private firstCut = 0;
 
   /** The last safe cut within `text` (which must extend the text of earlier calls); 0 when there is none. */
   scan(text: string): number {
@@ -25,11 +28,32 @@ export class BlockBoundaryScanner {
     return this.lastCut;
   }
 
+  /**
+   * The furthest cut after `from` that is at most `limit`, or else the first cut after `from` (a block longer than
+   * the limit still goes whole); `from` when there is none. Lets a renderer take a long backlog a frame at a time.
+   */
+  cutWithin(from: number, limit: number): number {
+    while (this.firstCut < this.cuts.length && this.cuts[this.firstCut] <= from) this.firstCut++;
+    if (this.firstCut > 1024) {
+      this.cuts = this.cuts.slice(this.firstCut);
+      this.firstCut = 0;
+    }
+    let best = from;
+    for (let i = this.firstCut; i < this.cuts.length; i++) {
+      const cut = this.cuts[i];
+      if (cut > limit) return best === from ? cut : best;
+      best = cut;
+    }
+    return best;
+  }
+
   reset(): void {
     this.pos = 0;
     this.fence = undefined;
     this.previousBlank = false;
     this.lastCut = 0;
+    this.cuts = [];
+    this.firstCut = 0;
   }
 
   private line(text: string, start: number, end: number): void {
@@ -41,7 +65,10 @@ export class BlockBoundaryScanner {
       this.previousBlank = false;
       return;
     }
-    if (this.previousBlank && !blank && first !== SPACE && first !== TAB && !isListMarker(text, start, end)) this.lastCut = start;
+    if (this.previousBlank && !blank && first !== SPACE && first !== TAB && !isListMarker(text, start, end)) {
+      this.lastCut = start;
+      this.cuts.push(start);
+    }
     if (fence) this.fence = { char: fence.char, length: fence.length };
     this.previousBlank = blank;
   }

@@ -11,6 +11,11 @@ const GROUP_SIZE = 16 * 1024;
  * once it completes, or when the message is settled.
  */
 export const OPEN_BLOCK_LIMIT = 32 * 1024;
+/**
+ * Completed Markdown rendered per frame while streaming. A burst (a slow frame, a flood of patches) leaves a backlog
+ * that is taken FRAME_BUDGET at a time in the following frames, so no frame parses and lays out a burst at once.
+ */
+export const FRAME_BUDGET = 24 * 1024;
 /** Characters per element of plain text: appending lays out only the last one. */
 const PLAIN_PIECE = 4 * 1024;
 
@@ -62,7 +67,23 @@ export class StreamingMarkdown {
     if (text === this.text) return;
     if (!appended && !(text.length > this.text.length && text.startsWith(this.text))) this.clear();
     this.text = text;
-    const cut = this.scanner.scan(text);
+    this.advance(appended ? FRAME_BUDGET : Infinity);
+  }
+
+  /** Completed blocks wait to be rendered (a burst bigger than a frame's budget): call `drain` on the next frame. */
+  get backlog(): boolean {
+    return this.scanner.scan(this.text) > this.committed;
+  }
+
+  /** Renders the next frame's share of the backlog. */
+  drain(): void {
+    this.advance(FRAME_BUDGET);
+  }
+
+  private advance(budget: number): void {
+    const text = this.text;
+    const last = this.scanner.scan(text);
+    const cut = last > this.committed ? this.scanner.cutWithin(this.committed, this.committed + budget) : last;
     if (cut > this.committed) {
       // Completed blocks go into a group until it holds GROUP_SIZE characters: fewer, larger groups keep the
       // per-frame bookkeeping of off-screen content (content-visibility) small in a long message.
@@ -82,6 +103,15 @@ export class StreamingMarkdown {
         this.tailText = undefined;
       }
     }
+    if (cut < last) {
+      // blocks are still waiting: the open block is shown once they are (a frame or two later)
+      if (this.tailText !== '' || this.plain) {
+        this.leavePlain();
+        this.tail.replaceChildren();
+        this.tailText = '';
+      }
+      return;
+    }
     const openLength = text.length - this.committed;
     if (openLength > OPEN_BLOCK_LIMIT) return this.showPlain(text);
     const open = text.slice(this.committed);
@@ -93,6 +123,7 @@ export class StreamingMarkdown {
 
   /** The message is complete (its turn ended): an open block shown as plain text is rendered as Markdown once. */
   settle(): void {
+    if (this.backlog) this.advance(Infinity);
     if (this.plainShown === 0) return;
     this.leavePlain();
     this.tailText = this.text.slice(this.committed);

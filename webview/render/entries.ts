@@ -11,6 +11,9 @@ export interface EntryRenderer {
   update(entry: EntryView, appended: boolean): void;
   /** Live = the last entry while the turn runs (a message still streaming, a thought still thinking). */
   setLive(live: boolean): void;
+  /** Streamed text waits to be rendered (more than a frame's share): `drain` renders the next share. */
+  readonly backlog?: boolean;
+  drain?(): void;
 }
 
 export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer {
@@ -53,6 +56,14 @@ class AgentMessage implements EntryRenderer {
     this.element.classList.toggle('live', live);
     if (!live) this.body.settle();
   }
+
+  get backlog(): boolean {
+    return this.body.backlog;
+  }
+
+  drain(): void {
+    this.body.drain();
+  }
 }
 
 class Thought implements EntryRenderer {
@@ -78,6 +89,14 @@ class Thought implements EntryRenderer {
     if (entry.kind !== 'thought') return;
     this.text = entry.text;
     this.body?.setText(entry.text, appended);
+  }
+
+  get backlog(): boolean {
+    return this.body?.backlog ?? false;
+  }
+
+  drain(): void {
+    this.body?.drain();
   }
 
   setLive(live: boolean): void {

@@ -31,6 +31,8 @@ export class Transcript {
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
   private stick = true;
+  /** Entries whose streamed text waits to be rendered, a frame's share at a time. */
+  private readonly backlogged = new Set<EntryRenderer>();
 
   constructor(
     private readonly store: TranscriptStore,
@@ -49,8 +51,17 @@ export class Transcript {
     new ResizeObserver(() => this.followEnd()).observe(this.list);
   }
 
+  /** Some entry still has streamed text to render: the page should render again next frame. */
+  get backlog(): boolean {
+    return this.backlogged.size > 0;
+  }
+
   render(changes: StoreChanges, focusPermissions: boolean): void {
     const store = this.store;
+    for (const renderer of this.backlogged) {
+      if (renderer.element.isConnected) renderer.drain?.();
+      if (!renderer.backlog || !renderer.element.isConnected) this.backlogged.delete(renderer);
+    }
     if (changes.reset) this.rebuild();
     else {
       for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, store.entry(index), change === 'append', focusPermissions);
@@ -71,6 +82,7 @@ export class Transcript {
     const store = this.store;
     this.start = Math.max(store.first, store.length - WINDOW);
     this.renderers = [];
+    this.backlogged.clear();
     this.liveIndex = -1;
     this.loadingBefore = -1;
     this.earlierShown = -1;
@@ -94,6 +106,7 @@ export class Transcript {
       renderer.element.replaceWith(fresh.element);
       renderer = fresh;
     } else renderer.update(entry, appended);
+    if (renderer.backlog) this.backlogged.add(renderer);
     if (focusPermissions && renderer.kind === 'tool') this.focusNewPermission(renderer);
   }
 

@@ -75,4 +75,15 @@ describe('webview Markdown block boundaries', () => {
     assert.ok(scanner.scan(full) > full.length - 400, 'the last paragraph but one was kept');
     assert.ok(elapsed < 400, `${elapsed.toFixed(0)} ms`);
   });
+
+  it('gives a backlog a share at a time: the furthest cut within the limit, else the next one', () => {
+    const para = (n: number) => `${'x'.repeat(n - 2)}\n\n`;
+    const text = para(100) + para(100) + para(300) + para(50) + 'open\n';
+    const scanner = new BlockBoundaryScanner();
+    assert.equal(scanner.scan(text), 550);
+    assert.equal(scanner.cutWithin(0, 250), 200, 'two paragraphs fit');
+    assert.equal(scanner.cutWithin(200, 250), 500, 'a paragraph longer than the share still goes whole');
+    assert.equal(scanner.cutWithin(500, 10_000), 550);
+    assert.equal(scanner.cutWithin(550, 10_000), 550, 'nothing left');
+  });
 });
