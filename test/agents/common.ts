@@ -73,11 +73,13 @@ export function agentSuiteHooks(agent: string, model: () => ModelServer | undefi
     if (this.currentTest?.state === 'failed') {
       const requests = JSON.stringify(model()?.requests.map((r) => ({ path: r.path, replies: r.replies, tools: r.toolNames.length, prompt: r.prompt.slice(0, 60), results: r.toolResults.map((t) => t.text.slice(0, 80)) })), null, 1);
       const logs = api.sessionKeys().map((key) => `── agent log of ${key}\n${api.agentLog(key).join('\n')}`).join('\n');
+      const edits = (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: unknown[]; log?: string[] };
+      const review = `── review: ${JSON.stringify(edits.pending)}\n── edits log\n${(edits.log ?? []).join('\n')}`;
       const dir = process.env.HOWDAH_AGENT_LOG_DIR;
       if (dir) {
         const file = path.join(dir, `${agent}-${(this.currentTest.title ?? 'test').replace(/[^\w.-]+/g, '_').slice(0, 60)}.log`);
         fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(file, `${logs}\n── model requests\n${requests}\n`);
+        fs.writeFileSync(file, `${logs}\n${review}\n── model requests\n${requests}\n`);
         console.log(`      ${agent}: agent log kept in ${file}`);
       }
       for (const key of api.sessionKeys()) console.log(`${agent}: agent log of ${key} (tail):\n${api.agentLog(key).slice(-40).join('\n')}`);

@@ -13,7 +13,11 @@ class HowdahReporter extends Spec {
     const failures = [];
     runner.on('fail', (test, err) => failures.push({ title: test.fullTitle(), error: String((err && err.message) || err) }));
     // A test that passes only on its retry passed, but says so: flakiness stays visible.
-    runner.on('retry', (test, err) => Base.consoleLog(`    ↻ retrying "${test.fullTitle()}": ${String((err && err.message) || err).split('\n')[0]}`));
+    runner.on('retry', (test, err) => {
+      // The message's first line and where it was thrown in the test (the retry's reason would be lost otherwise).
+      const where = String((err && err.stack) || '').split('\n').find((l) => /\.test\.(mjs|ts|js)|harness\//.test(l));
+      Base.consoleLog(`    ↻ retrying "${test.fullTitle()}": ${String((err && err.message) || err).split('\n')[0]}${where ? ` (${where.trim()})` : ''}`);
+    });
     runner.once('end', () => {
       const { passes = 0, failures: failed = 0, pending = 0 } = this.stats;
       const result = { passed: passes, failed, pending, failures };

@@ -25,7 +25,7 @@ export function howdahActivityItem(page) {
     .getByRole('tab', { name: /^Howdah/ }).first();
 }
 
-export const WEBVIEW_FRAME = `iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`;
+export const WEBVIEW_FRAME = `iframe.webview[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`;
 
 /** Opens the Howdah view from the activity bar; returns a FrameLocator for the chat webview's content. */
 export async function openHowdahView(page, timeout = 60000) {
@@ -39,9 +39,12 @@ export async function openHowdahView(page, timeout = 60000) {
     await item.click();
     await page.waitForTimeout(500);
   }
-  await page.locator(WEBVIEW_FRAME).waitFor({ timeout });
+  // Wait for our page itself inside the webview, not for the iframe's `ready` class: after a window reload the
+  // workbench restored the view with its content shown while that class was still missing (seen in CI).
+  const view = page.frameLocator(WEBVIEW_FRAME).first().frameLocator('#active-frame');
+  await view.locator('section.transcript').waitFor({ timeout });
   await widenSideBar(page);
-  return page.frameLocator(WEBVIEW_FRAME).frameLocator('#active-frame');
+  return view;
 }
 
 /** Drags the side bar's edge so the side bar is about `width` px wide (the default is narrow for a chat). */
