@@ -23,7 +23,7 @@ export const realTimer: FlushTimer = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export const FLUSH_INTERVAL_MS = 16;
+export const FLUSH_INTERVAL_MS = 17;
 /**
  * Entries a snapshot carries: the tail of the conversation, a few times what the page renders at first (40), so
  * "Show earlier" is instant for the first pages and asks the host only after that.
@@ -44,6 +44,12 @@ export class SessionProjector {
   /** What the webview holds of each message entry, so a grown message is sent as its new text only. */
   private readonly sent = new Map<number, SentMessage>();
   private readonly toolEntry = new Map<string, number>();
+  /**
+   * Text appended to each message since the last flush, as the session reported it: the delta is joined from these
+   * pieces instead of sliced from the message, since slicing a string built by appending copies all of it (a 1 MB
+   * answer flushed 60 times a second would be 60 MB/s of copying).
+   */
+  private readonly appended = new Map<number, string[]>();
   private timer: unknown;
   private readonly subscription: { dispose(): void } | undefined;
   private disposed = false;
@@ -142,9 +148,15 @@ export class SessionProjector {
         this.dirtyEntries.add(change.index);
         break;
       }
-      case 'entry-changed':
+      case 'entry-changed': {
+        if (change.appended !== undefined && this.sent.has(change.index)) {
+          const pieces = this.appended.get(change.index);
+          if (pieces) pieces.push(change.appended);
+          else this.appended.set(change.index, [change.appended]);
+        }
         this.dirtyEntries.add(change.index);
         break;
+      }
       case 'tool-call': {
         const index = this.toolEntry.get(change.toolCallId) ?? this.findToolEntry(change.toolCallId);
         if (index !== undefined) this.dirtyEntries.add(index);
@@ -182,7 +194,10 @@ export class SessionProjector {
       if (entry.role !== 'thought' || entry.blocks.length === 0) {
         if (entry.text.length === before.text) return undefined;
         this.sent.set(index, { text: entry.text.length, blocks: entry.blocks.length });
-        return { op: 'append', index, offset: before.text, delta: entry.text.slice(before.text) };
+        const pieces = this.appended.get(index);
+        const joined = pieces?.join('');
+        const delta = joined !== undefined && joined.length === entry.text.length - before.text ? joined : entry.text.slice(before.text);
+        return { op: 'append', index, offset: before.text, delta };
       }
     }
     return { op: 'entry', index, entry: this.project(index, entry) };
@@ -225,6 +240,7 @@ export class SessionProjector {
 
   private clearDirty(): void {
     this.dirtyEntries.clear();
+    this.appended.clear();
     this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = false;
   }
 }

@@ -206,7 +206,7 @@ export class SessionState implements SessionStateView {
     if (last?.kind === 'message' && last.role === role && last.messageId === messageId) {
       if (block.type === 'text') last.text += block.text;
       else last.blocks.push(block);
-      this.emit({ type: 'entry-changed', index: this.entries.length - 1 });
+      this.emit({ type: 'entry-changed', index: this.entries.length - 1, ...(block.type === 'text' ? { appended: block.text } : {}) });
       return;
     }
     if (messageId !== undefined) {
@@ -217,7 +217,7 @@ export class SessionState implements SessionStateView {
       if (entry?.kind === 'message') {
         if (block.type === 'text') entry.text += block.text;
         else entry.blocks.push(block);
-        this.emit({ type: 'entry-changed', index: i! });
+        this.emit({ type: 'entry-changed', index: i!, ...(block.type === 'text' ? { appended: block.text } : {}) });
         return;
       }
     }

@@ -60,7 +60,8 @@ export interface SessionInfoState {
 /** What changed, so consumers re-read only that (the model owns the state). */
 export type SessionChange =
   | { readonly type: 'entry-added'; readonly index: number }
-  | { readonly type: 'entry-changed'; readonly index: number }
+  /** `appended`: the text added to a message, when that is all that changed (lets a listener send just that). */
+  | { readonly type: 'entry-changed'; readonly index: number; readonly appended?: string }
   | { readonly type: 'tool-call'; readonly toolCallId: string }
   | { readonly type: 'plan' }
   | { readonly type: 'commands' }

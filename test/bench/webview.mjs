@@ -180,17 +180,42 @@ async function throughHost(host, code, chunks, naiveCode) {
   const updates = chunks.map((text) => SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
   const stop = await startRecording(chat.page, TRACE && !naiveCode);
   const perMs = Math.ceil(chunks.length / AGENT_MS);
+  const streamStart = performance.now();
   for (let i = 0; i < updates.length; i++) {
     state.apply(updates[i]);
     if (i % perMs === perMs - 1) await new Promise((r) => setTimeout(r, 1));
   }
+  const streamMs = performance.now() - streamStart;
+  const streamedPatches = patches;
   await new Promise((r) => setTimeout(r, 50));
   projector.flush();
   await delivery;
   const result = await stop();
   projector.dispose();
   await chat.close();
-  return { ...result, patches };
+  return { ...result, patches, postsPerSecond: (streamedPatches / streamMs) * 1000 };
+}
+
+/**
+ * The host alone: how many patches the projector can produce from the session — every chunk applied and flushed at
+ * once, as if each were the last of a frame (its capacity; the real timer asks for ≤ 60 a second).
+ */
+function hostCapacity(code, chunks) {
+  const { SessionProjector, SessionState, SessionUpdate } = code.host;
+  const state = new SessionState();
+  state.setTurn('running');
+  let bytes = 0;
+  const projector = new SessionProjector(1, state, { get: () => undefined }, () => header, (m) => { bytes += JSON.stringify(m).length; }, { set: () => 1, clear: () => undefined });
+  projector.snapshot();
+  const updates = chunks.map((text) => SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
+  const t0 = performance.now();
+  for (const update of updates) {
+    state.apply(update);
+    projector.flush();
+  }
+  const ms = performance.now() - t0;
+  projector.dispose();
+  return { ms, perSecond: (updates.length / ms) * 1000, bytes };
 }
 
 // ─── B: one message per chunk, posted inside the page ───────────────────────────────────────────────────────────
@@ -269,6 +294,8 @@ try {
   console.log(`A. through the host projector (agent floods the chunks over ~${AGENT_MS / 1000} s):`);
   const a = await throughHost(host, code, chunks);
   console.log(`${line('howdah', a)}, ${a.patches} patches`);
+  const capacity = hostCapacity(code, chunks);
+  console.log(`  host: posts while streaming ${a.postsPerSecond.toFixed(0)}/s [target ≤ 60]; capacity ${(capacity.perSecond / 1000).toFixed(0)}k patches/s (${chunks.length} chunks applied and each flushed as its own patch in ${ms(capacity.ms)}, JSON-serialised ${(capacity.bytes / 1e6).toFixed(1)} MB)`);
   if (a.traced) console.log(`  trace (main thread): ${a.traced}`);
   if (!QUICK) {
     const aNaive = await throughHost(host, code, chunks, code.naive);

@@ -94,6 +94,26 @@ describe('panel session projector', () => {
     assert.deepEqual([last.op, last.index, last.entry?.text], ['entry', 0, 'first (amended)'], 'the oldest is sent whole');
   });
 
+  it('streams a long message as deltas joined from what the session reported, however the chunks fall between flushes', () => {
+    const { projector, chunk, timer, ops, state } = setup();
+    projector.snapshot();
+    chunk('start');
+    timer.fire();
+    let expected = 'start';
+    for (let round = 0; round < 50; round++) {
+      for (let k = 0; k <= round % 4; k++) {
+        chunk(`·${round}.${k}`);
+        expected += `·${round}.${k}`;
+      }
+      timer.fire();
+    }
+    const appends = ops().filter((o): o is Extract<PatchOp, { op: 'append' }> => o.op === 'append');
+    assert.equal(appends.length, 50);
+    assert.equal('start' + appends.map((o) => o.delta).join(''), expected);
+    assert.equal((state.entries[0] as { text: string }).text, expected);
+    for (let i = 1; i < appends.length; i++) assert.equal(appends[i].offset, appends[i - 1].offset + appends[i - 1].delta.length);
+  });
+
   it('a short conversation is sent whole', () => {
     const { projector, chunk } = setup();
     chunk('only');

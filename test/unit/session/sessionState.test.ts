@@ -167,7 +167,7 @@ describe('session state reducer', () => {
     );
     assert.deepEqual(changes, [
       { type: 'entry-added', index: 0 },
-      { type: 'entry-changed', index: 0 },
+      { type: 'entry-changed', index: 0, appended: 'b' },
       { type: 'entry-added', index: 1 },
       { type: 'tool-call', toolCallId: 't' },
       { type: 'plan' },
