@@ -80,6 +80,10 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       await (accept ? proposals.acceptAll(target.proposal) : proposals.rejectAll(target.proposal));
       return true;
     }
+    // The file may also have a held write over its unsaved buffer (an agent that writes the disk itself as well,
+    // like OpenCode, leaves both): a decision on the file is a decision on all of the agent's changes to it.
+    const held = proposals.forPath(target.fsPath);
+    if (held) await (accept ? proposals.acceptAll(held) : proposals.rejectAll(held));
     if (accept) {
       actions.acceptFile(target.fsPath);
       return true;

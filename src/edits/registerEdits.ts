@@ -141,16 +141,22 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
   })();
 
   // Proposals are pending changes too: listed with the reviews, their counts kept current.
-  const proposalCounts = new Map<number, PendingChange>();
+  let proposalCounts = new Map<number, PendingChange>();
   const proposalsChanged = new vscode.EventEmitter<void>();
+  let recounts = 0;
   const recountProposals = async () => {
-    proposalCounts.clear();
+    // Counting awaits each comparison; a newer recount (a proposal decided meanwhile) wins, or a finished proposal
+    // would be put back in the list by the older one and stay there as a stale "+0 −0" row.
+    const generation = ++recounts;
+    const counts = new Map<number, PendingChange>();
     for (const p of proposals.list()) {
       const c = await proposals.compare(p);
+      if (generation !== recounts) return;
       const added = c.hunks.reduce((n, h) => n + h.curEnd - h.curStart, 0);
       const removed = c.hunks.reduce((n, h) => n + h.baseEnd - h.baseStart, 0);
-      proposalCounts.set(p.id, { uri: p.uri, path: displayPath(p.path), added, removed, kind: c.exists ? 'modified' : 'created' });
+      counts.set(p.id, { uri: p.uri, path: displayPath(p.path), added, removed, kind: c.exists ? 'modified' : 'created' });
     }
+    proposalCounts = counts;
     proposalsChanged.fire();
   };
 

@@ -68,6 +68,14 @@ export function answerAll(key: string, done: Promise<unknown>, kind = 'allow_onc
  * accepted (the scratch workspace is shared) and every session stopped.
  */
 export function agentSuiteHooks(agent: string, model: () => ModelServer | undefined): void {
+  after(async () => {
+    // One agent's suite must not leave unsaved buffers to the next (a write over a dirty buffer is held, not applied).
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+      console.log(`      ${agent}: reverting an unsaved buffer left behind: ${doc.uri.fsPath}`);
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
   afterEach(async function () {
     const api = await howdah();
     if (this.currentTest?.state === 'failed') {

@@ -136,6 +136,43 @@ describe('agent edits: applied, then reviewed', function () {
     fs.rmSync(file);
   });
 
+  it('an agent that writes the disk itself and through a held write over an unsaved buffer: rejecting the file rejects both', async () => {
+    const file = ws('written-twice-dirty.txt');
+    const before = 'line one\nline two\n';
+    const after = 'line one\nline two, changed by the agent\n';
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(2, 0), 'typed, not saved\n'));
+    try {
+      const api = await howdah();
+      const key = await api.newSession(await agent('edits-disk-then-write', { EDITS_TARGET: 'written-twice-dirty.txt', EDITS_OLD: before, EDITS_NEW: after }));
+      const turn = api.prompt(key, 'edit it');
+      await waitFor('the permission prompt', () => (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls['tc-both']?.permission);
+      fs.writeFileSync(file, after);
+      assert.ok(api.answerPermission(key, 'tc-both', 'allow-once'));
+      assert.equal(await turn, 'end_turn');
+      const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string }[]; proposals: { path: string }[] };
+      await waitFor('the held write and the disk change', async () => {
+        const s = await state();
+        return s.proposals.some((p) => p.path === file) && s.pending.filter((p) => p.fsPath === file).length >= 2 ? s : undefined;
+      });
+      // The buffer holds the user's unsaved line, which the agent's version lacks: Howdah asks before discarding it.
+      await vscode.commands.executeCommand('howdah.edits.test.answer', 'Reject Anyway');
+      await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
+      await waitFor('nothing of the agent left', async () => {
+        const s = await state();
+        return !s.proposals.some((p) => p.path === file) && !s.pending.some((p) => p.fsPath === file) ? s : undefined;
+      });
+      // Restored through the open document, as the user sees it (a dirty document is edited, not saved over).
+      await waitFor('the text from before the turn', () => doc.getText() === before || undefined);
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it('a file changed by someone else after the agent: the review follows it, and nothing of theirs is overwritten blindly', async () => {
     const file = ws('src/a.ts');
     const before = fs.readFileSync(file, 'utf8');
