@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState as state, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
@@ -39,11 +39,7 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     const answer = 'Hello from the scripted model. Ünïcödé and 🐘 survive chunking; **Markdown** too.';
     model.script([{ text: answer }]);
     const api = await howdah();
-    const t0 = Date.now();
-    const key = await api.newSession(await claudeAgent());
-    const started = Date.now() - t0;
-    const stop = await api.prompt(key, 'Say hello');
-    console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+    const { key, stop } = await startAndPrompt(await claudeAgent(), 'Say hello');
     assert.equal(stop, 'end_turn');
     assert.equal(agentText(api.snapshot(key)).trim(), answer);
     assert.ok(model.mainRequests().some((r) => r.prompt.includes('Say hello')), 'the prompt reached the model');
@@ -64,11 +60,7 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     ]);
     const api = await howdah();
     const key = await api.newSession(await claudeAgent());
-    const t0 = Date.now();
-    const turn = api.prompt(key, 'Mark the first line of src/a.ts, then run the check');
-    const answered = answerAll(key, turn);
-    const stop = await turn;
-    console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
+    const { stop } = await promptAnswering(key, 'Mark the first line of src/a.ts, then run the check');
     assert.equal(stop, 'end_turn');
     assert.ok(agentText(api.snapshot(key)).includes(answer), `the answer is in the snapshot: ${JSON.stringify(agentText(api.snapshot(key)).slice(-120))}`);
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentTerminalOutputs, type ToolCallLike as OutputCall } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState as state, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
 import { openaiResponses } from './dialects/openaiResponses.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -100,11 +100,7 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
     const answer = 'Hello from the scripted model. Ünïcödé and 🐘 survive chunking; **Markdown** too.';
     model.script([{ text: answer }]);
     const api = await howdah();
-    const t0 = Date.now();
-    const key = await api.newSession(await codexAgent());
-    const started = Date.now() - t0;
-    const stop = await api.prompt(key, 'Say hello');
-    console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+    const { key, stop } = await startAndPrompt(await codexAgent(), 'Say hello');
     assert.equal(stop, 'end_turn');
     assert.equal(agentText(api.snapshot(key)), answer);
     const request = model.mainRequests().find((r) => r.prompt === 'Say hello');
@@ -127,11 +123,7 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
     ]);
     const api = await howdah();
     const key = await api.newSession(await codexAgent());
-    const t0 = Date.now();
-    const turn = api.prompt(key, 'Mark the first line of src/a.ts, then run the check');
-    const answered = answerAll(key, turn);
-    const stop = await turn;
-    console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
+    const { stop, answered } = await promptAnswering(key, 'Mark the first line of src/a.ts, then run the check');
     assert.equal(stop, 'end_turn');
     assert.equal(answered.length, 0, 'approval_policy never: Codex asks nothing');
     assert.ok(agentText(api.snapshot(key)).endsWith(answer), `the answer is in the snapshot: ${JSON.stringify(agentText(api.snapshot(key)).slice(-120))}`);

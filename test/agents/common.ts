@@ -62,6 +62,28 @@ export function answerAll(key: string, done: Promise<unknown>, kind = 'allow_onc
   return answered;
 }
 
+/** Starts a session with `agentId` and sends `prompt`; prints how long each took. */
+export async function startAndPrompt(agentId: string, prompt: string): Promise<{ key: string; stop: string }> {
+  const api = await howdah();
+  const t0 = Date.now();
+  const key = await api.newSession(agentId);
+  const started = Date.now() - t0;
+  const stop = await api.prompt(key, prompt);
+  console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+  return { key, stop };
+}
+
+/** Sends `prompt`, answering every permission prompt with its `kind` option until the turn ends; prints the time and the answers. */
+export async function promptAnswering(key: string, prompt: string, kind = 'allow_once'): Promise<{ stop: string; answered: string[] }> {
+  const api = await howdah();
+  const t0 = Date.now();
+  const turn = api.prompt(key, prompt);
+  const answered = answerAll(key, turn, kind);
+  const stop = await turn;
+  console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
+  return { stop, answered };
+}
+
 /**
  * The mocha hooks every agent suite uses: after a failed test, the agent's log (whole) and the model requests
  * are written to HOWDAH_AGENT_LOG_DIR/<agent>-<test>.log and their tails printed; then pending changes are

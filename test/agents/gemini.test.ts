@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, toolCalls, ws, type ToolCallLike } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, registerAgent, startAndPrompt, toolCalls, type ToolCallLike, ws } from './common';
 import { gemini } from './dialects/gemini.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -78,11 +78,7 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     const answer = 'Hello from the scripted Gemini. Ünïcödé and 🐘 survive chunking; **Markdown** and `code` too.';
     model.script([{ text: answer }]);
     const api = await howdah();
-    const t0 = Date.now();
-    const key = await api.newSession(await geminiAgent());
-    const started = Date.now() - t0;
-    const stop = await api.prompt(key, 'Say hello');
-    console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+    const { key, stop } = await startAndPrompt(await geminiAgent(), 'Say hello');
     assert.equal(stop, 'end_turn');
     assert.equal(agentText(api.snapshot(key)).trim(), answer);
     const main = model.mainRequests();

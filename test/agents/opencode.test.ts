@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentTerminalOutputs } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState as state, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
 import { openaiChat } from './dialects/openaiChat.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -99,11 +99,7 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     model.script([{ text: answer }]);
     const from = model.requests.length;
     const api = await howdah();
-    const t0 = Date.now();
-    const key = await api.newSession(await opencodeAgent());
-    const started = Date.now() - t0;
-    const stop = await api.prompt(key, 'Say hello');
-    console.log(`      (session/new ${started} ms, turn ${Date.now() - t0 - started} ms)`);
+    const { key, stop } = await startAndPrompt(await opencodeAgent(), 'Say hello');
     assert.equal(stop, 'end_turn');
     const snapshot = api.snapshot(key);
     assert.equal(agentText(snapshot), answer);
@@ -133,11 +129,7 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     ]);
     const api = await howdah();
     const key = await api.newSession(await opencodeAgent());
-    const t0 = Date.now();
-    const turn = api.prompt(key, 'Mark the first line of src/a.ts, then run the check');
-    const answered = answerAll(key, turn);
-    const stop = await turn;
-    console.log(`      (turn ${Date.now() - t0} ms; permissions: ${answered.join('; ') || 'none asked'})`);
+    const { stop, answered } = await promptAnswering(key, 'Mark the first line of src/a.ts, then run the check');
     assert.equal(stop, 'end_turn');
     const snapshot = api.snapshot(key);
     assert.ok(agentText(snapshot).endsWith(answer), `the answer is in the snapshot: ${JSON.stringify(agentText(snapshot).slice(-120))}`);
