@@ -26,7 +26,8 @@ describe('the agent process', () => {
     const api = await howdah();
     const key = await api.newSession('test-stderr-line');
     await api.prompt(key, 'write to stderr');
-    assert.ok(api.agentLog(key).some(l => l.includes('stderr-marker-5d1c')), 'api.agentLog has the stderr line');
+    // stderr is its own pipe: the line may come after the turn's answer on stdout
+    await waitFor('api.agentLog to have the stderr line', () => api.agentLog(key).some(l => l.includes('stderr-marker-5d1c')) || undefined);
     const userData = process.env.HOWDAH_TEST_USER_DATA;
     assert.ok(userData, 'the harness passes HOWDAH_TEST_USER_DATA');
     const files = await waitFor('a log file with the stderr line', () => {
