@@ -163,6 +163,17 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.locator('.entries > .entry').count(), 80);
   });
 
+  it('an oversized open block shown as plain text is never cut between the halves of a surrogate pair', async function () {
+    const snap = snapshot({ entries: [agent(1, '')], turn: 'running' });
+    await send(chat.page, snap);
+    const text = `x${'🐘'.repeat(20_000)}`; // every high surrogate at an odd offset: a 4,096-unit piece would end on one
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 0, delta: text }));
+    await chat.page.waitForFunction(() => document.querySelectorAll('.md-plain > div').length > 5);
+    const pieces = await chat.page.locator('.md-plain > div').evaluateAll((els) => els.map((el) => el.textContent.isWellFormed()));
+    assert.ok(pieces.every(Boolean), `pieces well formed: ${pieces.join(',')}`);
+    assert.equal(await chat.page.locator('.md-plain').evaluate((el) => el.textContent), text);
+  });
+
   it('a burst of completed Markdown is rendered a frame\'s share at a time, all of it in the end', async function () {
     const snap = snapshot({ entries: [agent(1, '')], turn: 'running' });
     await send(chat.page, snap);

@@ -97,19 +97,11 @@ export class StreamingMarkdown {
       this.group.append(renderMarkdown(text.slice(this.committed, cut)));
       this.groupSize += cut - this.committed;
       this.committed = cut;
-      if (this.plain) {
-        this.leavePlain();
-        this.tail.replaceChildren();
-        this.tailText = undefined;
-      }
+      if (this.plain) this.emptyTail(); // the plain text was (part of) what was just committed
     }
     if (cut < last) {
       // blocks are still waiting: the open block is shown once they are (a frame or two later)
-      if (this.tailText !== '' || this.plain) {
-        this.leavePlain();
-        this.tail.replaceChildren();
-        this.tailText = '';
-      }
+      if (this.tailText !== '') this.emptyTail();
       return;
     }
     const openLength = text.length - this.committed;
@@ -124,8 +116,8 @@ export class StreamingMarkdown {
   /** The message is complete (its turn ended): an open block shown as plain text is rendered as Markdown once. */
   settle(): void {
     if (this.backlog) this.advance(Infinity);
-    if (this.plainShown === 0) return;
-    this.leavePlain();
+    if (!this.plain) return;
+    this.emptyTail();
     this.tailText = this.text.slice(this.committed);
     this.tail.replaceChildren(renderMarkdown(this.tailText));
   }
@@ -144,12 +136,15 @@ export class StreamingMarkdown {
     }
     let at = this.committed + this.plainShown;
     while (at < text.length) {
-      if (!this.piece || this.pieceSize >= PLAIN_PIECE) {
+      // (a piece with room for less than two units is full: a surrogate pair must fit whole)
+      if (!this.piece || this.pieceSize >= PLAIN_PIECE - 1) {
         this.piece = document.createElement('div');
         this.pieceSize = 0;
         this.plain.append(this.piece);
       }
-      const end = Math.min(text.length, at + PLAIN_PIECE - this.pieceSize);
+      let end = Math.min(text.length, at + PLAIN_PIECE - this.pieceSize);
+      // never between the halves of a surrogate pair: each piece is its own text
+      if (end < text.length && end - at > 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
       this.piece.append(prose(stripAnsi(text.slice(at, end))));
       this.pieceSize += end - at;
       at = end;
@@ -157,19 +152,24 @@ export class StreamingMarkdown {
     this.plainShown = text.length - this.committed;
   }
 
-  private leavePlain(): void {
+  /** Nothing in the open block's place (plain mode left too); `tailText` '' says so, so an empty open block skips. */
+  private emptyTail(): void {
     this.plain = this.piece = undefined;
     this.plainShown = 0;
+    this.tail.replaceChildren();
+    this.tailText = '';
   }
 
   private clear(): void {
     this.scanner.reset();
     this.text = '';
     this.committed = 0;
-    this.tailText = undefined;
     this.group = undefined;
-    this.leavePlain();
-    this.tail.replaceChildren();
+    this.emptyTail();
     this.element.replaceChildren(this.tail);
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
