@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as vscode from 'vscode';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
@@ -72,11 +71,9 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     assert.ok(kinds.includes('read:completed') && kinds.includes('edit:completed') && kinds.includes('execute:completed'), `tool calls: ${kinds.join(', ')}`);
 
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited), 'the agent edited the file on disk');
-    const change = await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
+    const change = await pendingChange(file);
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
-    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
-    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
-    await waitFor('nothing left to review', async () => !(await state()).pending.some((p) => p.fsPath === file));
+    await rejectToOriginal(file, original);
   });
 
   it('a rejected edit: the model is told, the file stays byte for byte, nothing to review, the turn still ends with the answer', async () => {

@@ -2,10 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import { AgentTerminalOutputs, type ToolCallLike as OutputCall } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, startAndPrompt, toolCalls, ws } from './common';
 import { openaiResponses } from './dialects/openaiResponses.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -70,15 +69,6 @@ function writeConfig(home: string, baseUrl: string): void {
 }
 
 const patchOf = (file: string, from: string, to: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-${from}\n+${to}\n*** End Patch\n`;
-/** The file's pending change in Howdah's review; on timeout, fails with the edits log (how Howdah saw the file). */
-async function pendingChange(file: string) {
-  try {
-    return await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
-  } catch (e) {
-    const log = ((await vscode.commands.executeCommand('howdah.edits.test.state')) as { log?: string[] }).log ?? [];
-    throw new Error(`${String(e)}; edits log:\n${log.slice(-20).join('\n')}`);
-  }
-}
 const callOfKind = (key: string, kind: string) => async () => toolCalls((await howdah()).snapshot(key)).find((c) => c.kind === kind);
 
 describe('Codex (codex-acp), offline against a scripted OpenAI Responses model', function () {
@@ -160,9 +150,7 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited), 'the agent edited the file on disk');
     const change = await pendingChange(file);
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
-    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
-    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
-    await waitFor('nothing left to review', async () => !(await state()).pending.some((p) => p.fsPath === file));
+    await rejectToOriginal(file, original);
   });
 
   it('approval_policy untrusted: a rejected edit ends the turn and leaves the file; the same edit allowed changes it', async () => {
@@ -198,8 +186,7 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
     assert.equal(fs.readFileSync(file, 'utf8'), original.toString('utf8').replace(firstLine, edited), 'the allowed edit is on disk');
     const change = await pendingChange(file);
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
-    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
-    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+    await rejectToOriginal(file, original);
   });
 
   it('cancelled while the model streams: the partial text stays, and the next prompt in the session works', async () => {

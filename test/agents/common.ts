@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { howdah, workspaceFolder } from '../integration/helpers';
+import { howdah, waitFor, workspaceFolder } from '../integration/helpers';
 import type { ModelServer } from './modelServer.mjs';
 
 export interface ToolCallLike {
@@ -16,7 +16,28 @@ export interface ToolCallLike {
 }
 
 export const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
-export const reviewState = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string; kind: string; added: number; removed: number }[] };
+/** The review state: files under review and held proposals (agent writes waiting over unsaved buffers), the edits log. */
+export const reviewState = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as {
+  pending: { fsPath: string; uri: string; kind: string; added: number; removed: number }[];
+  proposals: { path: string; mode: string; text: string; uri: string }[];
+  log?: string[];
+};
+
+/** The file's pending change in Howdah's review; on timeout, fails with the edits log (how Howdah saw the file). */
+export async function pendingChange(file: string) {
+  try {
+    return await waitFor('the pending change', async () => (await reviewState()).pending.find((p) => p.fsPath === file));
+  } catch (e) {
+    throw new Error(`${String(e)}; edits log:\n${((await reviewState()).log ?? []).slice(-20).join('\n')}`);
+  }
+}
+
+/** Rejects the agent's changes to `file` as the Agent Changes view does: the exact `original` bytes come back and the file leaves the review. */
+export async function rejectToOriginal(file: string, original: Buffer): Promise<void> {
+  await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
+  await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+  await waitFor('nothing left to review', async () => !(await reviewState()).pending.some((p) => p.fsPath === file));
+}
 export const toolCalls = (snapshot: unknown) => Object.values((snapshot as { toolCalls?: Record<string, ToolCallLike> }).toolCalls ?? {});
 
 /** The installed agent `name` (claude, codex, gemini, opencode): its bin's real path and version; fails naming the agent. */

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, startAndPrompt, toolCalls, type ToolCallLike, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState, startAndPrompt, toolCalls, type ToolCallLike, ws } from './common';
 import { gemini } from './dialects/gemini.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -53,11 +53,6 @@ async function geminiAgent(options: { home?: string; apiKey?: string | null } = 
   });
 }
 
-/** The review state, with the held proposals (agent writes waiting because the file had unsaved changes). */
-const reviewState = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as {
-  pending: { fsPath: string; uri: string; kind: string; added: number; removed: number }[];
-  proposals: { path: string; mode: string; text: string; uri: string }[];
-};
 const results = () => model.mainRequests().at(-1)?.toolResults ?? [];
 const resultsText = () => JSON.stringify(results().map((r) => `${r.id}: ${r.text.slice(0, 120)}`));
 

@@ -2,10 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import { AgentTerminalOutputs } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, promptAnswering, registerAgent, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
 import { openaiChat } from './dialects/openaiChat.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -158,11 +157,9 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     // when OpenCode's write got there first, writes nothing and its change tracker takes the baseline from the file
     // as it was when the edit was announced. Either way: the edit, with the original as baseline
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace(firstLine, edited));
-    const change = await waitFor('the pending change', async () => (await state()).pending.find((p) => p.fsPath === file));
+    const change = await pendingChange(file);
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
-    await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
-    await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
-    await waitFor('nothing left to review', async () => !(await state()).pending.some((p) => p.fsPath === file));
+    await rejectToOriginal(file, original);
     stayedOffline();
   });
 
