@@ -2,12 +2,10 @@
 // chat webview loads.
 import assert from 'node:assert/strict';
 import { howdahActivityItem, openHowdahView } from '../harness/workbench.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 describe('the Howdah view (installed .vsix)', function () {
-  let shot;
-  before(() => { shot = screenshots('view'); });
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  const shot = suiteScreenshots('view');
 
   it('is in the activity bar', async () => {
     await loadWorkbench();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, permissionOption, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView } from '../harness/workbench.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 const FIXED = "const who = typeof name === 'string' ? name.trim() : '';";
 
@@ -30,9 +30,7 @@ async function until(what, probe, timeout = 30000) {
 
 describe('a conversation with the demo agent (installed .vsix)', function () {
   this.timeout(180000);
-  let shot;
-  before(() => { shot = screenshots('chat-flow'); });
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  const shot = suiteScreenshots('chat-flow');
 
   it('streams the answer, asks permission, and the accepted edit is on disk', async () => {
     const { page } = e2e;

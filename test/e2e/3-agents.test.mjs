@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView, runCommand } from '../harness/workbench.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 async function until(what, probe, timeout = 30000) {
   for (const deadline = Date.now() + timeout; !(await probe());) {
@@ -34,13 +34,11 @@ async function closeAllSessions(page, wv) {
 
 describe('agents: first run and reload (installed .vsix)', function () {
   this.timeout(180000);
-  let shot;
+  const shot = suiteScreenshots('agents');
   let original;
   before(() => {
-    shot = screenshots('agents');
     original = fs.readFileSync(settingsFile(), 'utf8');
   });
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
   after(async () => {
     // Close what this file opened (later files start from an empty panel) and put the settings back.
     const wv = await openHowdahView(e2e.page).catch(() => undefined);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { button, promptBox, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView } from '../harness/workbench.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 async function until(what, probe, timeout = 20000) {
   for (const deadline = Date.now() + timeout; !(await probe());) {
@@ -53,16 +53,14 @@ const conversation = wv => wv.getByRole('region', { name: 'Conversation' });
 
 describe('the chat panel with the fake agent (installed .vsix)', function () {
   this.timeout(60000);
-  let shot;
+  const shot = suiteScreenshots('panel');
   let wv;
   const page = () => e2e.page;
   before(async function () {
     this.timeout(120000);
-    shot = screenshots('panel');
     await loadWorkbench();
     wv = await openHowdahView(e2e.page);
   });
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
   after(() => {
     // Choose Agent made the last agent the default and the pickers remembered their values: put both back.
     const file = path.join(e2e.server.dataDir, 'User', 'settings.json');

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView, runCommand } from '../harness/workbench.mjs';
-import { until, useDefaultAgent } from './agent-choice.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 const REL = 'review/thirty.txt';
 const lines = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`);
@@ -34,14 +34,8 @@ const lensAction = (line, name) => line.locator('a', { hasText: new RegExp(`^\\W
 
 describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
   this.timeout(180000);
-  let shot;
-  let restoreAgent;
-  before(() => {
-    shot = screenshots('review');
-    restoreAgent = useDefaultAgent('test-review-two-hunks');
-  });
-  after(() => restoreAgent?.());
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  const shot = suiteScreenshots('review');
+  useDefaultAgentForSuite('test-review-two-hunks');
 
   it('accepts one hunk and rejects the other through the diff editor CodeLens; the file on disk is the mix', async () => {
     const { page } = e2e;

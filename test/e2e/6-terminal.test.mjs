@@ -4,21 +4,15 @@
 import assert from 'node:assert/strict';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView } from '../harness/workbench.mjs';
-import { until, useDefaultAgent } from './agent-choice.mjs';
-import { e2e, loadWorkbench, screenshots } from './context.mjs';
+import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 const COMMAND_LINE = "node -e 'console.log(6*7); process.exit(3)'";
 
 describe('a command the agent runs (installed .vsix)', function () {
   this.timeout(180000);
-  let shot;
-  let restoreAgent;
-  before(() => {
-    shot = screenshots('terminal');
-    restoreAgent = useDefaultAgent('test-terminal-exit-code');
-  });
-  after(() => restoreAgent?.());
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  const shot = suiteScreenshots('terminal');
+  useDefaultAgentForSuite('test-terminal-exit-code');
 
   it('shows in a terminal named after it, and its exit code in the chat card', async () => {
     const { page } = e2e;

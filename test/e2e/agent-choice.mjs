@@ -21,6 +21,13 @@ export function useDefaultAgent(agentId) {
   return () => fs.writeFileSync(settingsFile(), JSON.stringify({ ...readSettings(), 'howdah.defaultAgent': previous }, null, 2));
 }
 
+/** For a describe block: `agentId` is the default agent while its tests run, the previous one afterwards. */
+export function useDefaultAgentForSuite(agentId) {
+  let restore;
+  before(() => { restore = useDefaultAgent(agentId); });
+  after(() => restore?.());
+}
+
 /** Polls `probe` until it is truthy; `what` names the wait in the error. */
 export async function until(what, probe, timeout = 30000) {
   for (const deadline = Date.now() + timeout; !(await probe());) {

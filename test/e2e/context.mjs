@@ -17,3 +17,14 @@ export async function loadWorkbench() {
 export function screenshots(slug) {
   return screenshotter(e2e.page, path.join(e2e.resultsDir, slug));
 }
+
+/**
+ * For a describe block: its screenshots go to test-results/e2e/<slug>/ and a failed test leaves a "failure" one.
+ * Returns the function that takes a named screenshot (usable once the suite's hooks run).
+ */
+export function suiteScreenshots(slug) {
+  let shot;
+  before(() => { shot = screenshots(slug); });
+  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  return (label) => shot(label);
+}
