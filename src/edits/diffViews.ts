@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { openDocument } from './fileAccess';
-import { computeHunks, splitLines, type Hunk } from './hunks';
+import { computeHunks, hunkRef, splitLines, type HunkRef } from './hunks';
 import type { PendingChanges } from './pendingChanges';
 import { PROPOSAL_SCHEME, type Proposal, type Proposals } from './proposals';
 
@@ -101,16 +101,23 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
     return lenses;
   }
 
-  /** The hunks shown in an editor: a reviewed file (baseline → document) or a proposal (file → proposal). */
-  async hunksOf(document: vscode.TextDocument): Promise<Hunk[] | undefined> {
+  /**
+   * The hunks shown in an editor: a reviewed file (baseline → document) or a proposal (file → proposal), each with
+   * its lines, so that a lens clicked before VS Code refreshed it still finds its hunk (see `findHunk`).
+   */
+  async hunksOf(document: vscode.TextDocument): Promise<HunkRef[] | undefined> {
     if (document.uri.scheme === PROPOSAL_SCHEME) {
       const p = this.proposals.fromUri(document.uri);
-      return p ? (await this.proposals.compare(p)).hunks : undefined;
+      if (!p) return undefined;
+      const c = await this.proposals.compare(p);
+      return c.hunks.map((h) => hunkRef(c.file, c.proposal, h));
     }
     if (document.uri.scheme !== 'file' || !this.pending.has(document.uri.fsPath)) return undefined;
     const baseline = await this.pending.baselineText(document.uri.fsPath);
     if (baseline === undefined) return undefined;
-    return computeHunks(splitLines(baseline ?? ''), splitLines(document.getText()));
+    const base = splitLines(baseline ?? '');
+    const cur = splitLines(document.getText());
+    return computeHunks(base, cur).map((h) => hunkRef(base, cur, h));
   }
 
   /** `howdah.reviewedResources`: every right-side URI with something to decide, for the editor-title buttons. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Checkpoints } from './checkpoints';
 import { BASELINE_SCHEME, fsPathOf, type DiffViews } from './diffViews';
-import { computeHunks, hunkAtLine, splitLines, type Hunk } from './hunks';
+import { computeHunks, hunkAtLine, splitLines, type HunkRef } from './hunks';
 import type { PendingChanges } from './pendingChanges';
 import { PROPOSAL_SCHEME, type Proposal, type Proposals } from './proposals';
 import type { Questions } from './questions';
@@ -45,7 +45,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
   };
 
   /** The hunk a command is about: the CodeLens's, or the one at the cursor (either side of the diff). */
-  const hunkFor = async (target: Target, arg: unknown, given: unknown): Promise<Hunk | undefined> => {
+  const hunkFor = async (target: Target, arg: unknown, given: unknown): Promise<HunkRef | undefined> => {
     if (isHunk(given)) return given;
     if (uriOf(arg)) return undefined;
     const editor = vscode.window.activeTextEditor;
@@ -69,8 +69,13 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       void vscode.window.setStatusBarMessage('Howdah: no agent change here.', 3000);
       return false;
     }
-    if (target.kind === 'proposal') return accept ? proposals.acceptHunk(target.proposal, hunk) : proposals.rejectHunk(target.proposal, hunk);
-    return accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk);
+    const done =
+      target.kind === 'proposal'
+        ? await (accept ? proposals.acceptHunk(target.proposal, hunk) : proposals.rejectHunk(target.proposal, hunk))
+        : await (accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk));
+    // A lens a refresh late whose change was decided or edited since: say so rather than do nothing silently.
+    if (!done) void vscode.window.setStatusBarMessage('Howdah: that change is no longer there (decided or edited since).', 4000);
+    return done;
   };
 
   const onFile = (accept: boolean) => async (arg?: unknown) => {
@@ -190,8 +195,9 @@ function uriOf(arg: unknown): vscode.Uri | undefined {
   return undefined;
 }
 
-function isHunk(v: unknown): v is Hunk {
+function isHunk(v: unknown): v is HunkRef {
   if (typeof v !== 'object' || v === null) return false;
   const h = v as Record<string, unknown>;
-  return ['baseStart', 'baseEnd', 'curStart', 'curEnd'].every((k) => Number.isInteger(h[k]));
+  const lines = (x: unknown) => x === undefined || (Array.isArray(x) && x.every((l) => typeof l === 'string'));
+  return ['baseStart', 'baseEnd', 'curStart', 'curEnd'].every((k) => Number.isInteger(h[k])) && lines(h.removed) && lines(h.added);
 }

@@ -208,7 +208,39 @@ export function hunkAtLine(hunks: readonly Hunk[], line: number): Hunk | undefin
   );
 }
 
-/** A hunk identified across recomputation by its ranges (CodeLens arguments); stale ones no longer match. */
 export function sameHunk(a: Hunk, b: Hunk): boolean {
   return a.baseStart === b.baseStart && a.baseEnd === b.baseEnd && a.curStart === b.curStart && a.curEnd === b.curEnd;
+}
+
+/** A hunk as a CodeLens carries it: its ranges when computed, and the lines it replaces and adds. */
+export interface HunkRef extends Hunk {
+  readonly removed?: readonly string[];
+  readonly added?: readonly string[];
+}
+
+export function hunkRef(base: readonly string[], cur: readonly string[], h: Hunk): HunkRef {
+  return { ...h, removed: base.slice(h.baseStart, h.baseEnd), added: cur.slice(h.curStart, h.curEnd) };
+}
+
+/**
+ * The hunk a reference points at now, or undefined when that change is gone. A CodeLens is computed before the click
+ * and VS Code can show one a refresh late: accepting a hunk above moves the later hunks' baseline lines (their
+ * current lines stay), rejecting one moves their current lines (the baseline stays). So a reference with its lines
+ * matches the hunk with the same removed and added lines that kept one of its two starts. Never another change: an
+ * identical change elsewhere has neither start (there is an unchanged line between hunks), a hunk typed into since
+ * has other lines. A reference without its lines (a caller's own ranges) must match exactly.
+ */
+export function findHunk(hunks: readonly Hunk[], base: readonly string[], cur: readonly string[], ref: HunkRef): Hunk | undefined {
+  const exact = hunks.find((h) => sameHunk(h, ref));
+  const { removed, added } = ref;
+  if (!removed || !added) return exact;
+  const same = (h: Hunk) => sameLines(base, h.baseStart, h.baseEnd, removed) && sameLines(cur, h.curStart, h.curEnd, added);
+  if (exact) return same(exact) ? exact : undefined;
+  return hunks.find((h) => (h.curStart === ref.curStart || h.baseStart === ref.baseStart) && same(h));
+}
+
+function sameLines(lines: readonly string[], start: number, end: number, expected: readonly string[]): boolean {
+  if (end - start !== expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (lines[start + i] !== expected[i]) return false;
+  return true;
 }

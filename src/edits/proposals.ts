@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { applyOffsetEdits, openDocument, readCurrent } from './fileAccess';
-import { computeHunks, editsBetween, rejectEdit, rejectHunk, sameHunk, splitLines, type Hunk } from './hunks';
+import { computeHunks, editsBetween, findHunk, rejectEdit, rejectHunk, splitLines, type Hunk, type HunkRef } from './hunks';
 
 export const PROPOSAL_SCHEME = 'howdah-proposal';
 
@@ -93,9 +93,9 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   /** Copies one hunk of the agent's text into the file (its document; a new file is created whole). */
-  async acceptHunk(p: Proposal, hunk: Hunk): Promise<boolean> {
+  async acceptHunk(p: Proposal, hunk: HunkRef): Promise<boolean> {
     const c = await this.compare(p);
-    const h = c.hunks.find((x) => sameHunk(x, hunk));
+    const h = findHunk(c.hunks, c.file, c.proposal, hunk);
     if (!h) return false;
     await this.touch(p);
     if (!c.exists) {
@@ -110,9 +110,9 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   /** Drops one hunk from the proposal: that region stays as the file has it. */
-  async rejectHunk(p: Proposal, hunk: Hunk): Promise<boolean> {
+  async rejectHunk(p: Proposal, hunk: HunkRef): Promise<boolean> {
     const c = await this.compare(p);
-    const h = c.hunks.find((x) => sameHunk(x, hunk));
+    const h = findHunk(c.hunks, c.file, c.proposal, hunk);
     if (!h) return false;
     p.text = rejectHunk(c.file, c.proposal, h).join('');
     this.contentChanged.fire(p.uri);

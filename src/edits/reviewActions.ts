@@ -8,7 +8,7 @@ import type { BlobStore } from './blobStore';
 import type { ChangeTracker } from './changeTracker';
 import type { ContentRef } from './editsState';
 import { applyOffsetEdits, configuredEncoding, openDocument, readCurrent, replaceDocumentText } from './fileAccess';
-import { acceptHunk, rejectEdit, sameHunk, type Hunk } from './hunks';
+import { acceptHunk, findHunk, rejectEdit, type HunkRef } from './hunks';
 import type { PendingChanges } from './pendingChanges';
 import type { Questions } from './questions';
 
@@ -28,10 +28,10 @@ export class ReviewActions {
     private readonly questions: Questions,
   ) {}
 
-  /** Folds one hunk into the baseline. `hunk` is matched by its ranges: a stale one (the file moved on) does nothing. */
-  async acceptHunk(fsPath: string, hunk: Hunk): Promise<boolean> {
+  /** Folds one hunk into the baseline. `hunk` is found again by `findHunk`: one that is gone does nothing. */
+  async acceptHunk(fsPath: string, hunk: HunkRef): Promise<boolean> {
     const c = await this.pending.compare(fsPath);
-    const h = c?.hunks.find((x) => sameHunk(x, hunk));
+    const h = c && findHunk(c.hunks, c.base, c.cur, hunk);
     if (!c || !h) return false;
     if (c.baseline === null || !c.current.exists) {
       // A created or deleted file is one hunk: accepting it is accepting the file.
@@ -43,14 +43,14 @@ export class ReviewActions {
   }
 
   /** Puts the baseline's text of one hunk back into the file, as an undoable edit. */
-  async rejectHunk(fsPath: string, hunk: Hunk): Promise<boolean> {
+  async rejectHunk(fsPath: string, hunk: HunkRef): Promise<boolean> {
     let c = await this.pending.compare(fsPath);
-    if (!c || !c.hunks.some((x) => sameHunk(x, hunk))) return false;
+    if (!c || !findHunk(c.hunks, c.base, c.cur, hunk)) return false;
     if (c.baseline === null || !c.current.exists) return this.rejectFile(fsPath);
     const document = c.current.document ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(fsPath)));
     // Compare again against the document itself (it may decode differently from our read of the disk).
     if (!c.current.document) c = await this.pending.compare(fsPath);
-    const h = c?.hunks.find((x) => sameHunk(x, hunk));
+    const h = c && findHunk(c.hunks, c.base, c.cur, hunk);
     if (!c || !h) return false;
     const wasDirty = document.isDirty;
     if (!(await applyOffsetEdits(document, [rejectEdit(c.base, c.cur, h)]))) return false;

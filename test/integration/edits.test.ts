@@ -115,6 +115,29 @@ describe('agent edits: applied, then reviewed', function () {
     await waitFor('nothing left to review', async () => !(await pendingFor(file)));
   });
 
+  it("a hunk's Reject lens clicked before VS Code refreshed it after the Accept above: it still rejects its own hunk", async () => {
+    const file = ws('stale-lens.txt');
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`);
+    fs.writeFileSync(file, lines.join(''));
+    const written = lines.map((l, i) => (i === 1 ? 'line 2 changed\nline 2b added\n' : i === 19 ? 'line 20 changed\n' : l)).join('');
+    const api = await howdah();
+    await api.prompt(await api.newSession(await agent('edits-write', { EDITS_TARGET: 'stale-lens.txt' })), written);
+    await waitFor('the pending change', () => pendingFor(file));
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const lenses = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', vscode.Uri.file(file))) as vscode.CodeLens[];
+    const lens = (title: string, n: number) => lenses.filter((l) => l.command?.title.includes(title))[n].command!;
+    const [acceptFirst, rejectSecond] = [lens('Accept', 0), lens('Reject', 1)];
+    assert.equal(await vscode.commands.executeCommand(acceptFirst.command, ...acceptFirst.arguments!), true);
+    // The second lens as it was before the accept: its baseline lines have moved by one since.
+    assert.equal(await vscode.commands.executeCommand(rejectSecond.command, ...rejectSecond.arguments!), true);
+    const expected = lines.map((l, i) => (i === 1 ? 'line 2 changed\nline 2b added\n' : l)).join('');
+    await waitFor('the first hunk kept, the second rejected', () => fs.readFileSync(file, 'utf8') === expected);
+    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+    // Clicked again, the stale lens finds nothing, and nothing changes.
+    assert.equal(await vscode.commands.executeCommand(rejectSecond.command, ...rejectSecond.arguments!), false);
+    assert.equal(fs.readFileSync(file, 'utf8'), expected);
+  });
+
   it('an agent that writes the disk and sends fs/write_text_file too (OpenCode): a write finding its text already there keeps the real baseline', async () => {
     const file = ws('written-twice.txt');
     const before = 'line one\nline two\n';

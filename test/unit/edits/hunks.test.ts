@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { prng } from '../support/random';
-import { acceptHunk, computeHunks, countChanges, editsBetween, hunkAtLine, rejectEdit, rejectHunk, splitLines, type Hunk } from '../../../src/edits/hunks';
+import { acceptHunk, computeHunks, countChanges, editsBetween, findHunk, hunkAtLine, hunkRef, rejectEdit, rejectHunk, splitLines, type Hunk } from '../../../src/edits/hunks';
 
 const rng = prng;
 
@@ -159,6 +159,77 @@ describe('hunks', () => {
         if (mode === 'accept') assert.equal(cur.join(''), cur0.join(''), `seed ${seed}: all accepted is the agent text`);
         if (mode === 'reject') assert.equal(cur.join(''), base0.join(''), `seed ${seed}: all rejected is the baseline`);
       }
+    }
+  });
+
+  it('a lens computed before the hunk above it was accepted or rejected still finds its hunk (VS Code shows lenses a refresh late)', () => {
+    const base = Array.from({ length: 30 }, (_, i) => `line ${i + 1}\n`);
+    const cur = [...base];
+    cur.splice(1, 1, 'line 2 changed\n', 'line 2b added\n');
+    cur[20] = 'line 20 changed\n';
+    const lenses = computeHunks(base, cur).map((h) => hunkRef(base, cur, h));
+    assert.equal(lenses.length, 2);
+
+    // Accepting the first moves the second's baseline lines by one: the stale lens's ranges match nothing any more.
+    const accepted = acceptHunk(base, cur, lenses[0]);
+    const afterAccept = computeHunks(accepted, cur);
+    assert.ok(!afterAccept.some((h) => h.baseStart === lenses[1].baseStart && h.curStart === lenses[1].curStart && h.baseEnd === lenses[1].baseEnd));
+    assert.deepEqual(findHunk(afterAccept, accepted, cur, lenses[1]), afterAccept[0]);
+    // The same ranges without their lines (a caller's own hunk) must match exactly, so they find nothing.
+    const { removed: _r, added: _a, ...bare } = lenses[1];
+    assert.equal(findHunk(afterAccept, accepted, cur, bare), undefined);
+
+    // Rejecting the first moves the second's current lines.
+    const rejected = rejectHunk(base, cur, lenses[0]);
+    assert.deepEqual(findHunk(computeHunks(base, rejected), base, rejected, lenses[1]), computeHunks(base, rejected)[0]);
+
+    // A hunk whose lines changed since (the user typed in it) is another change: the old lens finds nothing.
+    const typed = [...cur];
+    typed[20] = 'line 20 changed, then edited by the user\n';
+    assert.equal(findHunk(computeHunks(base, typed), base, typed, lenses[1]), undefined);
+  });
+
+  it('the same change in two places: a stale lens never takes the other one', () => {
+    const base = Array.from({ length: 40 }, (_, i) => (i % 10 === 5 ? 'TODO\n' : `line ${i}\n`));
+    const cur = base.map((l) => (l === 'TODO\n' ? 'DONE\n' : l));
+    const lenses = computeHunks(base, cur).map((h) => hunkRef(base, cur, h));
+    assert.equal(lenses.length, 4);
+    // Rejected, then its lens clicked again (a double click on a lens not yet refreshed): nothing happens.
+    const rejected = rejectHunk(base, cur, lenses[1]);
+    let now = computeHunks(base, rejected);
+    assert.equal(findHunk(now, base, rejected, lenses[1]), undefined);
+    assert.deepEqual(findHunk(now, base, rejected, lenses[2]), now[1]);
+    // The same for an accept that adds lines (the later hunks' baseline lines move).
+    const grown = base.map((l) => (l === 'TODO\n' ? 'DONE\nAND MORE\n' : l)).flatMap((l) => splitLines(l));
+    const grownLenses = computeHunks(base, grown).map((h) => hunkRef(base, grown, h));
+    const accepted = acceptHunk(base, grown, grownLenses[1]);
+    now = computeHunks(accepted, grown);
+    assert.equal(findHunk(now, accepted, grown, grownLenses[1]), undefined);
+    assert.deepEqual(findHunk(now, accepted, grown, grownLenses[3]), now[2]);
+  });
+
+  it('property: lenses computed once find their own region after decisions through other stale lenses, and never another region', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = rng(seed * 104729);
+      const segments = scenario(random, seed);
+      let base = join(segments, 'base');
+      let cur = join(segments, 'agent');
+      const regionAt = (h: Hunk) => parse(segments, cur)!.findIndex((r) => r.start === h.curStart);
+      const lenses = computeHunks(base, cur).map((h) => ({ ref: hunkRef(base, cur, h), region: regionAt(h) }));
+      // All accepts, all rejects: each stale lens finds its hunk. Mixed: it finds its hunk or, when decisions of both
+      // kinds above it moved both its starts, nothing (the user is told; the refreshed lens works).
+      const mode = (['accept', 'reject', 'mixed'] as const)[seed % 3];
+      for (const { ref, region } of lenses.sort(() => random() - 0.5)) {
+        const hunk = findHunk(computeHunks(base, cur), base, cur, ref);
+        if (mode !== 'mixed') assert.ok(hunk, `seed ${seed}: the stale lens of region ${region} finds a hunk`);
+        if (!hunk) continue;
+        assert.equal(regionAt(hunk), region, `seed ${seed}: ... its own region`);
+        const accept = mode === 'accept' || (mode === 'mixed' && random() < 0.5);
+        if (accept) base = acceptHunk(base, cur, hunk);
+        else cur = rejectHunk(base, cur, hunk);
+        assert.equal(findHunk(computeHunks(base, cur), base, cur, ref), undefined, `seed ${seed}: a decided lens finds nothing`);
+      }
+      if (mode !== 'mixed') assert.equal(base.join(''), cur.join(''), `seed ${seed}: every region decided`);
     }
   });
 
