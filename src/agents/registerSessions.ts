@@ -15,13 +15,14 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
   const manager = new SessionManager(version, store, terminals, edits);
   context.subscriptions.push(manager, store);
   context.subscriptions.push(
-    manager.onDidChange(() => void store.setOpenKeys(context.workspaceState, manager.list().map((m) => m.key))),
+    manager.onDidChange(() => void store.setOpenKeys(context.workspaceState, manager.list().map((m) => m.key), manager.active?.key)),
   );
   void (async () => {
-    const open = new Set(await store.openKeys(context.workspaceState));
-    if (open.size === 0) return;
-    const saved = (await store.list()).filter((s) => open.has(s.key));
-    manager.restoreSaved(saved.reverse());
+    const open = store.openKeys(context.workspaceState);
+    if (open.keys.length === 0) return;
+    const saved = new Map((await store.list()).map((s) => [s.key, s]));
+    // In the order they were open, the one in front shown again.
+    manager.restoreSaved(open.keys.flatMap((k) => saved.get(k) ?? []), open.active);
   })();
   return { manager, store };
 }

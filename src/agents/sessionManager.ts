@@ -310,10 +310,11 @@ export class SessionManager implements vscode.Disposable {
   }
 
   /**
-   * Brings back conversations saved before a window reload: the transcript is shown at once; the agent starts again
-   * (resuming the session) when the user sends the next message or clicks Restart.
+   * Brings back conversations saved before a window reload, `active` (the one that was in front) shown: the
+   * transcript at once; the agent starts again (resuming the session) when the user sends the next message or clicks
+   * Restart.
    */
-  restoreSaved(saved: readonly PersistedSession[]): void {
+  restoreSaved(saved: readonly PersistedSession[], active?: string): void {
     for (const record of saved) {
       if (this.sessions.has(record.key)) continue;
       const agent = this.registry.list().find((a) => a.id === record.agentId);
@@ -325,8 +326,9 @@ export class SessionManager implements vscode.Disposable {
       managed.exitReason = RESTORED_REASON;
       this.sessions.set(record.key, managed);
       this.store?.track(managed);
-      this.activeKey ??= record.key;
     }
+    if (active && this.sessions.has(active)) this.activeKey = active;
+    else this.activeKey ??= [...this.sessions.keys()].pop();
     this.changed.fire();
   }
 

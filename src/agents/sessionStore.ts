@@ -69,12 +69,14 @@ export class SessionStore implements vscode.Disposable {
   }
 
   /** Which conversations were open when the window closed. */
-  async openKeys(memento: vscode.Memento): Promise<string[]> {
-    return memento.get<string[]>('howdah.openSessions', []);
+  /** The conversations open when the window closed, in their order, and the one that was in front. */
+  openKeys(memento: vscode.Memento): { keys: string[]; active: string | undefined } {
+    return { keys: memento.get<string[]>('howdah.openSessions', []), active: memento.get<string>('howdah.activeSession') };
   }
 
-  async setOpenKeys(memento: vscode.Memento, keys: string[]): Promise<void> {
+  async setOpenKeys(memento: vscode.Memento, keys: string[], active: string | undefined): Promise<void> {
     await memento.update('howdah.openSessions', keys);
+    await memento.update('howdah.activeSession', active);
   }
 
   async remove(key: string): Promise<void> {

@@ -11,7 +11,8 @@ import { openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
-const REL = 'review/thirty.txt';
+// A file of its own per attempt: a retry must not meet the review the failed attempt left behind.
+let attempts = 0;
 const lines = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`);
 const ORIGINAL = lines.join('');
 /** What the scenario writes: line 2 becomes two lines, line 20 is rewritten. */
@@ -39,6 +40,8 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
   it('accepts one hunk and rejects the other through the diff editor CodeLens; the file on disk is the mix', async () => {
     const { page } = e2e;
+    const name = `thirty-${++attempts}.txt`;
+    const REL = `review/${name}`;
     const file = path.join(e2e.workspace, REL);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, ORIGINAL);
@@ -52,14 +55,14 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await shot('agent-wrote');
 
     const pane = await agentChangesPane(page);
-    const row = pane.locator('.monaco-list-row', { hasText: 'thirty.txt' });
+    const row = pane.locator('.monaco-list-row', { hasText: name });
     await row.first().waitFor({ timeout: 30000 });
     assert.match(await row.first().innerText(), /\+3\s*−2/, 'the row counts both hunks');
     await shot('agent-changes-listed');
 
     await row.first().click();
     await page.locator('.monaco-diff-editor .line-insert').first().waitFor({ timeout: 30000 });
-    assert.match(await page.locator('.tabs-container .tab.active').innerText(), /thirty\.txt/);
+    assert.match(await page.locator('.tabs-container .tab.active').innerText(), new RegExp(name.replace('.', '\\.')));
     const first = lensLine(page, '+2 −1');
     const second = lensLine(page, '+1 −1');
     await first.waitFor({ timeout: 30000 });
@@ -86,7 +89,8 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
   it('a pending change survives a window reload, and Reject then restores the original bytes', async () => {
     const { page } = e2e;
-    const file = path.join(e2e.workspace, 'review', 'reload.txt');
+    const name = `reload-${++attempts}.txt`;
+    const file = path.join(e2e.workspace, 'review', name);
     // A BOM and CRLF line ends: the agent's text is written in the file's format, the reject must bring back the bytes.
     const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORIGINAL.replace(/\n/g, '\r\n'))]);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -95,10 +99,10 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await loadWorkbench();
     const wv = await openHowdahView(page);
     await newSession(wv);
-    await sendPrompt(wv, 'review/reload.txt');
+    await sendPrompt(wv, `review/${name}`);
     await until('the agent to write the file', () => fs.readFileSync(file, 'utf8').includes('changed by the agent'));
     assert.equal(fs.readFileSync(file, 'utf8'), `\ufeff${AGENT.replace(/\n/g, '\r\n')}`, "the agent's text in the file's format");
-    const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: 'reload.txt' });
+    const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await row.first().waitFor({ timeout: 30000 });
     await shot('reload-pending');
 
@@ -106,8 +110,10 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await runCommand(page, 'Developer: Reload Window').catch(() => { /* the page may go away before the palette closes */ });
     await reloaded;
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60000 });
-    await openHowdahView(page);
-    const after = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: 'reload.txt' });
+    const restored = await openHowdahView(page);
+    // Two conversations were open (the test above left its own): the one in front before the reload is in front again.
+    await restored.getByRole('region', { name: 'Conversation' }).getByText(`Changing two places in review/${name}`).waitFor({ timeout: 30000 });
+    const after = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await after.first().waitFor({ timeout: 60000 });
     assert.match(await after.first().innerText(), /\+3\s*−2/, 'still listed after the reload, with its counts');
     await shot('reload-still-pending');
