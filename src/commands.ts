@@ -9,12 +9,15 @@ import type { SessionStore } from './agents/sessionStore';
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
 export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager, store: SessionStore, version: string): void {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
-    'howdah.newSession': async (agentId?: unknown) => {
+    'howdah.newSession': async (agentId?: unknown, options?: unknown) => {
       let id = typeof agentId === 'string' ? agentId : undefined;
       if (!id && !manager.registry.hasDefault()) id = await pickAgent(manager.registry);
       if (!id && !manager.registry.hasDefault()) return undefined;
       const managed = await manager.newSession(id).catch(() => undefined);
-      if (managed) await vscode.commands.executeCommand('howdah.chat.focus');
+      // From the panel itself (`{ focus: false }`) the user may already be typing in the prompt: focusing the view
+      // again seconds later, when the agent has started, would take the keys they are typing away.
+      const focus = (options as { focus?: unknown } | undefined)?.focus !== false;
+      if (managed && focus) await vscode.commands.executeCommand('howdah.chat.focus');
       return managed?.key;
     },
     'howdah.chooseAgent': async () => {

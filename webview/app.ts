@@ -4,6 +4,7 @@ import { originalText } from './dom';
 import type { HostChannel } from './hostChannel';
 import { setWorkspaceFolders } from './paths';
 import { PromptEditor } from './prompt/promptEditor';
+import type { Post } from './render/contentBlocks';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
@@ -39,7 +40,12 @@ export class ChatApp {
     root: HTMLElement,
     private readonly host: HostChannel,
   ) {
-    const post = host.post.bind(host);
+    // New session (header or empty state) puts the caret in the prompt at once: the user types while the agent
+    // starts, and nothing later moves the focus away from what they type.
+    const post: Post = (message) => {
+      host.post(message);
+      if (message.type === 'newSession' || message.type === 'chooseAgent') this.prompt.focus();
+    };
     this.header = new Header(post);
     this.gate = new GateBanner(post);
     this.transcript = new Transcript(this.store, post, this.announcer);

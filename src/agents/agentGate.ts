@@ -30,7 +30,8 @@ export function agentGate(manager: SessionManager): GateSources & vscode.Disposa
     async chooseAgent(agentId) {
       if (!agent(agentId)) return;
       await makeDefaultAgent(agentId);
-      await vscode.commands.executeCommand('howdah.newSession', agentId);
+      // Chosen in the panel: the page has put the caret in the prompt already (see the command).
+      await vscode.commands.executeCommand('howdah.newSession', agentId, { focus: false });
     },
     installAgent(agentId) {
       const known = agent(agentId);

@@ -130,7 +130,7 @@ export class ChatIntents {
 
   private async startSessionNow(): Promise<PanelSession | undefined> {
     try {
-      const key: unknown = await vscode.commands.executeCommand('howdah.newSession');
+      const key: unknown = await vscode.commands.executeCommand('howdah.newSession', undefined, { focus: false });
       return typeof key === 'string' ? this.deps.sessions.list().find((s) => s.key === key) : undefined;
     } catch {
       return this.deps.sessions.newSession().catch(() => undefined);

@@ -50,6 +50,19 @@ describe('chat webview: keyboard', function () {
     assert.equal(await box.inputValue(), 'draft');
   });
 
+  it('New session puts the caret in the prompt, and what is typed while the agent starts is kept and sent', async function () {
+    await send(chat.page, snapshot({ head: { status: 'none' } }));
+    await chat.page.getByRole('button', { name: 'New session' }).first().click();
+    assert.deepEqual(await posted(chat.page, 'newSession'), [{ type: 'newSession' }]);
+    assert.deepEqual(await focused(), { tag: 'TEXTAREA', name: 'Prompt' });
+    await chat.page.keyboard.type('fix the');
+    // The new session's snapshot arrives mid-sentence: the typing goes on in the same box.
+    await send(chat.page, snapshot({ head: { status: 'ready', sessionKey: 's-new' } }));
+    await chat.page.keyboard.type(' tests');
+    await chat.page.keyboard.press('Enter');
+    assert.deepEqual(await posted(chat.page, 'send'), [{ type: 'send', text: 'fix the tests', attachments: [] }]);
+  });
+
   it('completes the agent’s commands after / and shows their input hint', async function () {
     await send(chat.page, snapshot({ commands: [{ name: 'review', description: 'Review the code', hint: 'files to review' }, { name: 'test', description: 'Run tests' }] }));
     await chat.page.getByRole('textbox', { name: 'Prompt' }).focus();
