@@ -1,6 +1,7 @@
 // What the e2e tests share, filled in by run.mjs before mocha starts: the server (with the .vsix
 // installed), the browser page, the scratch workspace, where screenshots go, and the JSONL file every fake agent
 // appends its messages to (FAKE_AGENT_LOG).
+import fs from 'node:fs';
 import path from 'node:path';
 import { screenshotter } from '../harness/browser.mjs';
 import { openWorkbench } from '../harness/workbench.mjs';
@@ -25,6 +26,33 @@ export function screenshots(slug) {
 export function suiteScreenshots(slug) {
   let shot;
   before(() => { shot = screenshots(slug); });
-  afterEach(async function () { if (this.currentTest?.state === 'failed') await shot('failure').catch(() => {}); });
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    await shot('failure').catch(() => {});
+    keepExtensionHostLogs(path.join(e2e.resultsDir, slug, 'failure-logs'));
+  });
   return (label) => shot(label);
+}
+
+/**
+ * A failed test keeps what the extension hosts logged (Howdah's channels — chat, edits, each agent's log — and the
+ * host's own log), since the run's folder is deleted at the end: `<session>/<exthostN>/<file>`.
+ */
+function keepExtensionHostLogs(into) {
+  const logs = path.join(e2e.server?.dataDir ?? '', 'logs');
+  if (!e2e.server || !fs.existsSync(logs)) return;
+  for (const session of fs.readdirSync(logs)) {
+    for (const host of fs.readdirSync(path.join(logs, session)).filter((n) => n.startsWith('exthost'))) {
+      const dir = path.join(logs, session, host);
+      const files = [
+        ...(fs.existsSync(path.join(dir, 'remoteexthost.log')) ? ['remoteexthost.log'] : []),
+        ...(fs.existsSync(path.join(dir, 'howdah.howdah')) ? fs.readdirSync(path.join(dir, 'howdah.howdah')).map((f) => path.join('howdah.howdah', f)) : []),
+      ];
+      for (const file of files) {
+        const target = path.join(into, session, host, path.basename(file));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.copyFileSync(path.join(dir, file), target);
+      }
+    }
+  }
 }

@@ -25,7 +25,9 @@ export function howdahActivityItem(page) {
     .getByRole('tab', { name: /^Howdah/ }).first();
 }
 
-export const WEBVIEW_FRAME = `iframe.webview[src*="extensionId=${EXTENSION_ID}"][src*="purpose=webviewView"]`;
+// Our view's webview, not an editor panel of ours. Not `[src*="purpose=webviewView"]`: a view the workbench restores
+// after a window reload can come without `purpose` in its address (seen under load).
+export const WEBVIEW_FRAME = `iframe.webview[src*="extensionId=${EXTENSION_ID}"]:not([src*="purpose=webviewPanel"])`;
 
 /** Opens the Howdah view from the activity bar; returns a FrameLocator for the chat webview's content. */
 export async function openHowdahView(page, timeout = 60000) {
@@ -42,9 +44,27 @@ export async function openHowdahView(page, timeout = 60000) {
   // Wait for our page itself inside the webview, not for the iframe's `ready` class: after a window reload the
   // workbench restored the view with its content shown while that class was still missing (seen in CI).
   const view = page.frameLocator(WEBVIEW_FRAME).first().frameLocator('#active-frame');
-  await view.locator('section.transcript').waitFor({ timeout });
+  await view.locator('section.transcript').waitFor({ timeout }).catch(async (error) => {
+    throw new Error(`${error.message}\n  webview frames: ${await describeWebviewFrames(page)}`);
+  });
   await widenSideBar(page);
   return view;
+}
+
+/** For a failure message: each Howdah webview iframe, whether it is visible, and what its page shows. */
+async function describeWebviewFrames(page) {
+  const frames = page.locator(WEBVIEW_FRAME);
+  const out = [];
+  for (let i = 0; i < (await frames.count()); i++) {
+    const frame = frames.nth(i);
+    const inner = frame.contentFrame().locator('#active-frame');
+    const hasInner = (await inner.count().catch(() => -1)) > 0;
+    const body = hasInner ? await inner.contentFrame().locator('body').innerHTML({ timeout: 2000 }).catch((e) => `(${e.message.split('\n')[0]})`) : '';
+    out.push(`#${i} visible=${await frame.isVisible()} class="${await frame.getAttribute('class')}" active-frame=${hasInner} body=${JSON.stringify(body.slice(0, 300))}`);
+  }
+  if (out.length) return out.join('\n    ');
+  const others = await page.locator('iframe').evaluateAll((all) => all.map((f) => `${f.className} ${f.getAttribute('src')?.replace(/^.*?\?/, '?')}`));
+  return `none of ours; iframes: ${others.length ? others.join('\n    ') : 'none'}`;
 }
 
 /** Drags the side bar's edge so the side bar is about `width` px wide (the default is narrow for a chat). */
