@@ -146,8 +146,10 @@ export function lineCounts(diff: { oldText?: string | null; newText: string }): 
   let counts: { added: number; removed: number };
   if (oldText === '') counts = { added: countLines(diff.newText), removed: 0 };
   else {
-    // A bounded diff: past the timeout, fall back to the line counts of both sides.
-    const changes = diffLines(oldText, diff.newText, { timeout: 200 });
+    // A bounded diff: past the timeout, fall back to the line counts of both sides. Line ends are not compared, as
+    // in the diff editor "Open diff" shows: an agent that read a CRLF file and sent LF text changed the lines it
+    // changed, not every line (the file keeps its line ends when Howdah writes it).
+    const changes = diffLines(oldText, diff.newText, { timeout: 200, stripTrailingCr: true });
     counts = changes
       ? changes.reduce((acc, c) => ({ added: acc.added + (c.added ? c.count : 0), removed: acc.removed + (c.removed ? c.count : 0) }), { added: 0, removed: 0 })
       : { added: countLines(diff.newText), removed: countLines(oldText) };

@@ -10,6 +10,8 @@ describe('panel view model', () => {
     assert.deepEqual(lineCounts({ oldText: 'a\nb\nc\n', newText: 'a\nB\nc\nd\n' }), { added: 2, removed: 1 });
     assert.deepEqual(lineCounts({ oldText: null, newText: 'x\ny\n' }), { added: 2, removed: 0 });
     assert.deepEqual(lineCounts({ oldText: 'same', newText: 'same' }), { added: 0, removed: 0 });
+    // A CRLF file read, LF text sent back with one line changed: one line, as the diff editor shows it.
+    assert.deepEqual(lineCounts({ oldText: 'a\r\nb\r\nc\r\n', newText: 'a\nB\nc\n' }), { added: 1, removed: 1 });
   });
 
   it('finds the command of an execute call', () => {
