@@ -11,6 +11,9 @@ import type { ReviewActions } from './reviewActions';
  * tracker recorded hold the contents. What the files held just before the restore is kept, and offered back as Undo.
  */
 export class Checkpoints {
+  /** A restore is being confirmed or applied: a second one (a double click) would ask again once it is done. */
+  private restoring = false;
+
   constructor(
     private readonly state: EditsState,
     private readonly pending: PendingChanges,
@@ -25,6 +28,16 @@ export class Checkpoints {
   }
 
   async restore(key: string, turnIndex: number): Promise<boolean> {
+    if (this.restoring) return false;
+    this.restoring = true;
+    try {
+      return await this.restoreNow(key, turnIndex);
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  private async restoreNow(key: string, turnIndex: number): Promise<boolean> {
     if (this.tracker.currentTurn(key)?.running) {
       void vscode.window.showWarningMessage('Howdah: stop the agent first; it is still working and could change the files again.');
       return false;

@@ -285,9 +285,18 @@ describe('agent edits: applied, then reviewed', function () {
     assert.equal(fs.readFileSync(file, 'utf8'), 'original\n');
     await waitFor('nothing left to review', async () => !(await pendingFor(file)));
 
+    // Clicked twice (a double click): one question, one restore.
+    await api.prompt(key, 'between\n');
+    const questions = (await state()).asked.length;
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
+    const twice = await Promise.all([1, 2].map(() => vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 2)));
+    assert.deepEqual(twice, [true, false]);
+    assert.equal((await state()).asked.length, questions + 1, 'asked once');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'original\n');
+
     await vscode.commands.executeCommand('howdah.edits.test.answer', 'Cancel');
     await api.prompt(key, 'third turn\n');
-    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 2), false, 'declined: nothing restored');
+    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 3), false, 'declined: nothing restored');
     assert.equal(fs.readFileSync(file, 'utf8'), 'third turn\n');
   });
 
