@@ -14,15 +14,21 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
   const store = new SessionStore(context.storageUri);
   const manager = new SessionManager(version, store, terminals, edits);
   context.subscriptions.push(manager, store);
-  context.subscriptions.push(
-    manager.onDidChange(() => void store.setOpenKeys(context.workspaceState, manager.list().map((m) => m.key), manager.active?.key)),
-  );
+  // Until the saved conversations are back, a change (a session started meanwhile) must not overwrite their list.
+  let restored = false;
+  const recordOpen = () => void store.setOpenKeys(manager.list().map((m) => m.key), manager.active?.key);
+  context.subscriptions.push(manager.onDidChange(() => restored && recordOpen()));
   void (async () => {
-    const open = store.openKeys(context.workspaceState);
-    if (open.keys.length === 0) return;
-    const saved = new Map((await store.list()).map((s) => [s.key, s]));
-    // In the order they were open, the one in front shown again.
-    manager.restoreSaved(open.keys.flatMap((k) => saved.get(k) ?? []), open.active);
+    try {
+      const open = await store.openKeys(context.workspaceState);
+      if (open.keys.length === 0) return;
+      const saved = new Map((await store.list()).map((s) => [s.key, s]));
+      // In the order they were open, the one in front shown again.
+      manager.restoreSaved(open.keys.flatMap((k) => saved.get(k) ?? []), open.active);
+    } finally {
+      restored = true;
+      if (manager.list().length > 0) recordOpen();
+    }
   })();
   return { manager, store };
 }

@@ -5,6 +5,8 @@ import type { ManagedSession } from './sessionManager';
 const SAVE_DELAY_MS = 1500;
 const MAX_SAVE_DELAY_MS = 60_000;
 const MAX_SAVED_SESSIONS = 50;
+/** Not `.json`: only transcripts end so (they are listed and pruned by that). */
+const OPEN_FILE = 'open-sessions.state';
 
 /**
  * Keeps every conversation of this workspace in the extension's storage (never in the workspace), so open
@@ -18,6 +20,7 @@ export class SessionStore implements vscode.Disposable {
   private readonly listeners = new Map<string, { dispose(): void }>();
   private lastSaveMs = 0;
   private flushing: Promise<void> = Promise.resolve();
+  private openWriting: Promise<void> = Promise.resolve();
   private pruned = false;
 
   constructor(storage: vscode.Uri | undefined) {
@@ -68,15 +71,43 @@ export class SessionStore implements vscode.Disposable {
     return loaded.filter((s): s is PersistedSession => !!s).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
-  /** Which conversations were open when the window closed. */
-  /** The conversations open when the window closed, in their order, and the one that was in front. */
-  openKeys(memento: vscode.Memento): { keys: string[]; active: string | undefined } {
-    return { keys: memento.get<string[]>('howdah.openSessions', []), active: memento.get<string>('howdah.activeSession') };
+  /**
+   * The conversations open when the window closed, in their order, and the one that was in front. Kept in a file
+   * beside the transcripts, not in workspace state: in a browser (code-server) the last workspace-state update before
+   * a reload can be lost, and the window came back with an older conversation in front. Workspace state is read only
+   * when there is no file yet (what earlier versions kept).
+   */
+  async openKeys(memento: vscode.Memento): Promise<{ keys: string[]; active: string | undefined }> {
+    if (this.dir) {
+      try {
+        const saved = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(this.openFile())).toString('utf8')) as unknown;
+        const { keys, active } = (saved ?? {}) as { keys?: unknown; active?: unknown };
+        if (Array.isArray(keys)) return { keys: keys.filter((k): k is string => typeof k === 'string'), active: typeof active === 'string' ? active : undefined };
+      } catch {
+        // no file yet, or unreadable: fall back
+      }
+    }
+    return { keys: memento.get<string[]>('howdah.openSessions', []), active: undefined };
   }
 
-  async setOpenKeys(memento: vscode.Memento, keys: string[], active: string | undefined): Promise<void> {
-    await memento.update('howdah.openSessions', keys);
-    await memento.update('howdah.activeSession', active);
+  /** Records which conversations are open; writes run one after another, the last one wins. */
+  setOpenKeys(keys: string[], active: string | undefined): Promise<void> {
+    const dir = this.dir;
+    if (!dir) return Promise.resolve();
+    const text = JSON.stringify({ keys, active });
+    this.openWriting = this.openWriting
+      .then(async () => {
+        await vscode.workspace.fs.createDirectory(dir);
+        const tmp = vscode.Uri.joinPath(dir, `${OPEN_FILE}.tmp`);
+        await vscode.workspace.fs.writeFile(tmp, Buffer.from(text, 'utf8'));
+        await vscode.workspace.fs.rename(tmp, this.openFile(), { overwrite: true });
+      })
+      .catch(() => undefined);
+    return this.openWriting;
+  }
+
+  private openFile(): vscode.Uri {
+    return vscode.Uri.joinPath(this.dir!, OPEN_FILE);
   }
 
   async remove(key: string): Promise<void> {

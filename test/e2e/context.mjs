@@ -27,7 +27,8 @@ export function suiteScreenshots(slug) {
   let shot;
   before(() => { shot = screenshots(slug); });
   afterEach(async function () {
-    if (this.currentTest?.state !== 'failed') return;
+    // A failed attempt that mocha will retry has no state yet (only a last failure is 'failed'): keep its evidence too.
+    if (!this.currentTest || this.currentTest.state === 'passed' || this.currentTest.isPending()) return;
     await shot('failure').catch(() => {});
     keepExtensionHostLogs(path.join(e2e.resultsDir, slug, 'failure-logs'));
   });
