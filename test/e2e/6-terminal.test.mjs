@@ -27,8 +27,11 @@ describe('a command the agent runs (installed .vsix)', function () {
     const panel = page.locator('.part.panel');
     const tab = panel.locator('.single-terminal-tab, .terminal-tabs-entry', { hasText: COMMAND_LINE });
     await tab.first().waitFor({ timeout: 30000 });
-    // Other suites may leave a shell terminal in front: bring the command's own terminal forward before reading it.
-    await tab.first().click({ timeout: 5000 }).catch(() => {});
+    // Other suites may leave a shell terminal in front: with several terminals, bring the command's own forward from
+    // the tabs list before reading it. Not the lone terminal's tab: it is in front already, and a click on it can open
+    // its menu, which then covers the panel (seen in CI: the panel's close button could not be clicked).
+    const entry = panel.locator('.terminal-tabs-entry', { hasText: COMMAND_LINE });
+    if ((await entry.count()) > 0) await entry.first().click({ timeout: 5000 }).catch(() => {});
     const rows = panel.locator('.terminal-wrapper.active .xterm-rows');
     await until('the terminal to show the output and the exit', async () => {
       const lines = (await rows.innerText().catch(() => '')).split('\n').map(l => l.trim());
