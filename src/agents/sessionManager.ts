@@ -327,8 +327,8 @@ export class SessionManager implements vscode.Disposable {
       this.sessions.set(record.key, managed);
       this.store?.track(managed);
     }
-    if (active && this.sessions.has(active)) this.activeKey = active;
-    else this.activeKey ??= [...this.sessions.keys()].pop();
+    // A session the user started while these were read stays in front.
+    if (this.activeKey === undefined) this.activeKey = active && this.sessions.has(active) ? active : [...this.sessions.keys()].pop();
     this.changed.fire();
   }
 
