@@ -325,7 +325,7 @@ export class SessionManager implements vscode.Disposable {
       managed.status = 'exited';
       managed.exitReason = RESTORED_REASON;
       this.sessions.set(record.key, managed);
-      this.store?.track(managed);
+      this.store?.track(managed, { saved: true });
     }
     // A session the user started while these were read stays in front.
     if (this.activeKey === undefined) this.activeKey = active && this.sessions.has(active) ? active : [...this.sessions.keys()].pop();

@@ -27,8 +27,12 @@ export class SessionStore implements vscode.Disposable {
     this.dir = storage && vscode.Uri.joinPath(storage, 'sessions');
   }
 
-  /** Saves `managed` soon, and again whenever its state changes. */
-  track(managed: ManagedSession): void {
+  /**
+   * Saves `managed` soon, and again whenever its state changes. A conversation just read back (`saved`) is not written
+   * again until it changes: rewriting every restored one made each save after a reload take seconds, and a reload in
+   * that time lost the newest conversation's last turn (found by the e2e reload test).
+   */
+  track(managed: ManagedSession, options: { saved?: boolean } = {}): void {
     if (this.listeners.has(managed.key)) return;
     this.listeners.set(
       managed.key,
@@ -38,7 +42,7 @@ export class SessionStore implements vscode.Disposable {
         if (change.type === 'turn' && managed.session.state.turn === 'idle') void this.flush();
       }),
     );
-    this.markDirty(managed);
+    if (!options.saved) this.markDirty(managed);
   }
 
   untrack(key: string): void {

@@ -110,7 +110,10 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await runCommand(page, 'Developer: Reload Window').catch(() => { /* the page may go away before the palette closes */ });
     await reloaded;
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60000 });
-    await openHowdahView(page);
+    const restored = await openHowdahView(page);
+    // Two conversations were open (the test above left its own): the one in front before the reload is in front
+    // again, with its whole transcript.
+    await restored.getByRole('region', { name: 'Conversation' }).getByText(`Changing two places in review/${name}`).waitFor({ timeout: 30000 });
     const after = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await after.first().waitFor({ timeout: 60000 });
     assert.match(await after.first().innerText(), /\+3\s*−2/, 'still listed after the reload, with its counts');
