@@ -25,21 +25,27 @@ const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
 /** A fake agent running test/integration/scenarios/<scenario>.json with `env`; resolves to its id. */
 const agent = (scenario: string, env: Record<string, string>) => registerAgent('edits', `test:${scenario}`, env);
 
-/** Runs one `edits-disk` turn: when the agent's permission prompt is up, `change` touches the disk, then allow. */
-async function diskTurn(env: Record<string, string>, change: () => void): Promise<string> {
+/**
+ * Runs one turn of a scenario that asks before its edit (`edits-disk`, tool call `tc-disk`, by default): when the
+ * permission prompt is up, `change` touches the disk (the agent's own write), then allow. Resolves to the session key.
+ */
+async function diskTurn(env: Record<string, string>, change: () => void, { scenario = 'edits-disk', toolCallId = 'tc-disk', settle = 300 } = {}): Promise<string> {
   const api = await howdah();
-  const key = await api.newSession(await agent('edits-disk', env));
+  const key = await api.newSession(await agent(scenario, env));
   const turn = api.prompt(key, 'edit it');
   await waitFor('the permission prompt', () => {
     const calls = (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls;
-    return calls['tc-disk']?.permission;
+    return calls[toolCallId]?.permission;
   });
   change();
-  await new Promise((r) => setTimeout(r, 300));
-  assert.ok(api.answerPermission(key, 'tc-disk', 'allow-once'));
+  if (settle > 0) await new Promise((r) => setTimeout(r, settle));
+  assert.ok(api.answerPermission(key, toolCallId, 'allow-once'));
   assert.equal(await turn, 'end_turn');
   return key;
 }
+
+/** `edits-disk-then-write` (OpenCode's way): the agent writes the disk itself, then sends fs/write_text_file too. */
+const diskThenWriteTurn = (env: Record<string, string>, change: () => void) => diskTurn(env, change, { scenario: 'edits-disk-then-write', toolCallId: 'tc-both', settle: 0 });
 
 describe('agent edits: applied, then reviewed', function () {
   this.timeout(60000);
@@ -144,13 +150,8 @@ describe('agent edits: applied, then reviewed', function () {
     const after = 'line one\nline two, changed by the agent\n';
     fs.writeFileSync(file, before);
     const api = await howdah();
-    const key = await api.newSession(await agent('edits-disk-then-write', { EDITS_TARGET: 'written-twice.txt', EDITS_OLD: before, EDITS_NEW: after }));
-    const turn = api.prompt(key, 'edit it');
-    await waitFor('the permission prompt', () => (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls['tc-both']?.permission);
     // the agent's own disk write gets there before its fs/write_text_file is handled (and before the watcher reports it)
-    fs.writeFileSync(file, after);
-    assert.ok(api.answerPermission(key, 'tc-both', 'allow-once'));
-    assert.equal(await turn, 'end_turn');
+    const key = await diskThenWriteTurn({ EDITS_TARGET: 'written-twice.txt', EDITS_OLD: before, EDITS_NEW: after }, () => fs.writeFileSync(file, after));
     assert.equal(agentText(api.snapshot(key)), 'write: ', 'the write succeeded');
     const change = await waitFor('the pending change', () => pendingFor(file));
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
@@ -168,13 +169,7 @@ describe('agent edits: applied, then reviewed', function () {
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((b) => b.insert(new vscode.Position(2, 0), 'typed, not saved\n'));
     try {
-      const api = await howdah();
-      const key = await api.newSession(await agent('edits-disk-then-write', { EDITS_TARGET: 'written-twice-dirty.txt', EDITS_OLD: before, EDITS_NEW: after }));
-      const turn = api.prompt(key, 'edit it');
-      await waitFor('the permission prompt', () => (api.snapshot(key) as { toolCalls: Record<string, { permission?: unknown }> }).toolCalls['tc-both']?.permission);
-      fs.writeFileSync(file, after);
-      assert.ok(api.answerPermission(key, 'tc-both', 'allow-once'));
-      assert.equal(await turn, 'end_turn');
+      await diskThenWriteTurn({ EDITS_TARGET: 'written-twice-dirty.txt', EDITS_OLD: before, EDITS_NEW: after }, () => fs.writeFileSync(file, after));
       const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: { fsPath: string }[]; proposals: { path: string }[] };
       await waitFor('the held write and the disk change', async () => {
         const s = await state();
