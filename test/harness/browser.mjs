@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CHROMIUM, REPO } from './config.mjs';
+import { ensureSystemPackages } from './provision.mjs';
 import { log } from './timing.mjs';
 
 const { chromium } = createRequire(path.join(REPO, 'package.json'))('playwright-core');
@@ -13,6 +14,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 
 /** Launches Chromium; returns { context, page, close }. */
 export async function launchBrowser(runDir, { width = 1440, height = 900 } = {}) {
+  if (!process.env.HOWDAH_CHROMIUM) ensureSystemPackages(['chromium']);
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install chromium)`);
   const profile = path.join(runDir, `chromium-${Date.now().toString(36)}`);
   fs.mkdirSync(profile, { recursive: true });

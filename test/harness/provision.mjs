@@ -32,9 +32,9 @@ function onPath(cmd) {
 }
 
 /** Debian packages not installed, by dpkg; without dpkg, judged from the files they provide. */
-function missingPackages() {
+function missingPackages(wanted) {
   if (onPath('dpkg-query')) {
-    return APT_PACKAGES.filter(p => {
+    return wanted.filter(p => {
       const r = spawnSync('dpkg-query', ['-W', '-f=${db:Status-Status}', p], { encoding: 'utf8' });
       return r.status !== 0 || r.stdout.trim() !== 'installed';
     });
@@ -45,12 +45,15 @@ function missingPackages() {
     'build-essential': () => onPath('g++') && onPath('make'),
     python3: () => onPath('python3'),
   };
-  return APT_PACKAGES.filter(p => !present[p]());
+  return wanted.filter(p => !present[p]());
 }
 
-/** Installs missing system packages with apt-get when root; otherwise stops with the command to run. */
-export function ensureSystemPackages() {
-  const missing = missingPackages();
+/**
+ * Installs missing system packages with apt-get when root; otherwise stops with the command to run. Every tier calls
+ * this for what it needs before it starts, so `npm ci && npm test` works on a machine that never ran the project.
+ */
+export function ensureSystemPackages(wanted = APT_PACKAGES) {
+  const missing = missingPackages(wanted);
   if (missing.length === 0) return;
   const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
@@ -60,7 +63,7 @@ export function ensureSystemPackages() {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
   run('apt-get', ['install', '-y', '-qq', ...missing], { env });
-  const still = missingPackages();
+  const still = missingPackages(wanted);
   if (still.length) throw new Error(`apt-get did not install: ${still.join(', ')}`);
 }
 

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureSystemPackages } from '../../harness/provision.mjs';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CHROMIUM = process.env.HOWDAH_CHROMIUM || '/usr/bin/chromium';
@@ -89,6 +90,8 @@ async function start() {
   const origin = `http://127.0.0.1:${server.address().port}`;
 
   const { chromium } = createRequire(join(REPO, 'package.json'))('playwright-core');
+  // a machine that never ran the project has no Chromium yet: install it (as root) or say how
+  if (!process.env.HOWDAH_CHROMIUM) ensureSystemPackages(['chromium']);
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (apt-get install -y chromium)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 
