@@ -37,6 +37,17 @@ export function diffShape(diff: { oldText?: string | null; newText: string }, fi
   if (diff.oldText === undefined || diff.oldText === null) return 'created';
   if (fileText !== undefined && diff.oldText === fileText) return 'whole-file';
   if (fileText === undefined) return 'fragment';
-  // Line endings may differ between what the agent reports and the file on disk.
-  return diff.oldText.replace(/\r\n/g, '\n') === fileText.replace(/\r\n/g, '\n') ? 'whole-file' : 'fragment';
+  return sameTextIgnoringBomAndEol(diff.oldText, fileText) ? 'whole-file' : 'fragment';
+}
+
+/**
+ * Text as agents and files disagree on it: a file decoded without its BOM against an agent's text that kept it as
+ * U+FEFF (a diff of a file it read as raw UTF-8), and CRLF or CR against LF. Equal here means the same file.
+ */
+export function comparableText(text: string): string {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+}
+
+export function sameTextIgnoringBomAndEol(a: string, b: string): boolean {
+  return a === b || comparableText(a) === comparableText(b);
 }

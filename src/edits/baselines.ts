@@ -1,19 +1,21 @@
-import { diffShape } from '../acp/compat';
+import { comparableText, diffShape, sameTextIgnoringBomAndEol } from '../acp/compat';
 import { adaptEol } from '../workspace/textCodec';
 
 /**
  * Which content a file had before the agent changed it, from the evidence at hand. For our own writes the answer is
- * exact (we read the file just before writing). For agents that write to disk themselves it is the first source that
+ * exact (we read the file just before writing). For agents that write to disk themselves, or through a command they
+ * run, the snapshot of the session's roots taken before the turn is exact too (`turn`: bytes, or "absent" for a file
+ * created in the turn). Where the snapshot has nothing (a file it skipped or excluded) it is the first source that
  * has it, best first: what this session last saw of the file, the open document's last known content, the `oldText`
  * of a whole-file diff (never a fragment's), a snapshot taken when an edit tool call naming the file was announced
  * (if it was read too late, after the write: the file now with the turn's fragments undone), the version in git. A
  * file that appears with no earlier trace is a created file. Plain Node.
  */
 
-export type BaselineSource = 'disk' | 'session' | 'document' | 'diff' | 'snapshot' | 'git' | 'created';
+export type BaselineSource = 'disk' | 'turn' | 'session' | 'document' | 'diff' | 'snapshot' | 'git' | 'created';
 
 /** Best first. A baseline may be upgraded within its turn when a better source turns up later (a late diff). */
-export const BASELINE_SOURCES: readonly BaselineSource[] = ['disk', 'session', 'document', 'diff', 'snapshot', 'git', 'created'];
+export const BASELINE_SOURCES: readonly BaselineSource[] = ['disk', 'turn', 'session', 'document', 'diff', 'snapshot', 'git', 'created'];
 
 export function sourceRank(source: BaselineSource): number {
   return BASELINE_SOURCES.indexOf(source);
@@ -30,6 +32,8 @@ export interface DiffReport {
 export interface BaselineEvidence {
   /** Read just before we wrote the file ourselves (fs/write_text_file): exact. */
   disk?: Known;
+  /** The file in the snapshot taken before the turn (exact bytes; null: it did not exist then). */
+  turn?: Known;
   /** The content this extension last saw of the file while a session was tracking it. */
   session?: Known;
   /** The open document's content at its last open or save. */
@@ -53,6 +57,7 @@ export interface Baseline {
 
 export function chooseBaseline(e: BaselineEvidence): Baseline | undefined {
   if (e.disk !== undefined) return { source: 'disk', content: e.disk };
+  if (e.turn !== undefined) return { source: 'turn', content: e.turn };
   if (e.session !== undefined) return { source: 'session', content: e.session };
   if (e.document !== undefined) return { source: 'document', content: e.document };
   const fromDiff = wholeFileOldText(e.diffs?.[0], e.current, e.snapshot ?? e.git ?? undefined);
@@ -77,8 +82,8 @@ export function chooseBaseline(e: BaselineEvidence): Baseline | undefined {
  * holds the file as it is now although the turn's diffs say the agent changed it: not a baseline.
  */
 function snapshotTooLate(e: BaselineEvidence): boolean {
-  if (!e.snapshot || !e.current || e.snapshot.text !== e.current.text) return false;
-  return (e.diffs ?? []).some((d) => d.oldText != null && d.oldText !== d.newText);
+  if (!e.snapshot || !e.current || !sameTextIgnoringBomAndEol(e.snapshot.text, e.current.text)) return false;
+  return (e.diffs ?? []).some((d) => d.oldText != null && !sameTextIgnoringBomAndEol(d.oldText, d.newText));
 }
 
 /**
@@ -90,12 +95,17 @@ export function revertFragments(now: string, diffs: readonly DiffReport[]): stri
   let text = now;
   for (const d of [...diffs].reverse()) {
     if (d.oldText === undefined || d.oldText === null || !d.newText) return undefined;
-    const newText = adaptEol(d.newText, text);
+    const newText = adaptEol(withoutBom(d.newText), text);
     const at = text.indexOf(newText);
     if (at < 0 || text.indexOf(newText, at + 1) >= 0) return undefined;
-    text = text.slice(0, at) + adaptEol(d.oldText, text) + text.slice(at + newText.length);
+    text = text.slice(0, at) + adaptEol(withoutBom(d.oldText), text) + text.slice(at + newText.length);
   }
   return text;
+}
+
+/** The file's decoded text never holds its BOM (the format keeps it): an agent's U+FEFF is not part of the text. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**
@@ -106,8 +116,8 @@ export function revertFragments(now: string, diffs: readonly DiffReport[]): stri
 export function wholeFileOldText(diff: DiffReport | undefined, current: Known, earlier: Known | undefined): string | undefined {
   if (!diff || diff.oldText === undefined || diff.oldText === null) return undefined;
   const matchesEarlier = earlier != null && diffShape(diff, earlier.text) === 'whole-file';
-  const producedCurrent = current !== null && diffShape({ oldText: diff.newText, newText: diff.newText }, current.text) === 'whole-file';
+  const producedCurrent = current !== null && comparableText(diff.newText) === comparableText(current.text);
   if (matchesEarlier) return earlier.text;
   if (!producedCurrent) return undefined;
-  return adaptEol(diff.oldText, current.text);
+  return adaptEol(withoutBom(diff.oldText), current.text);
 }

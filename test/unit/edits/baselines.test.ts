@@ -35,6 +35,34 @@ describe('baseline selection', () => {
     assert.equal(chooseBaseline({ diffs: [first, second], current })?.source, undefined);
   });
 
+  it('the snapshot taken before the turn comes right after our own read, before every weaker source', () => {
+    const all = { turn: t('turn'), session: t('session'), document: t('doc'), diffs: [{ oldText: 'old whole file\n', newText: 'new whole file\n' }], snapshot: t('snap'), git: t('git'), current };
+    assert.equal(chooseBaseline({ ...all, disk: t('disk') })?.source, 'disk');
+    assert.deepEqual(chooseBaseline(all), { source: 'turn', content: t('turn') });
+    assert.deepEqual(chooseBaseline({ turn: null, current }), { source: 'turn', content: null }, 'absent before the turn: created, exactly');
+  });
+
+  it('a whole-file diff is recognised whatever BOM and line ends it carries against the decoded file', () => {
+    const bom = '\uFEFF';
+    const now = t('new\r\nlines\r\n');
+    // the agent read raw UTF-8 (BOM as U+FEFF) and reported LF; Howdah decodes without the BOM, with CRLF
+    for (const [oldText, newText] of [
+      [`${bom}old\nlines\n`, `${bom}new\nlines\n`],
+      [`${bom}old\r\nlines\r\n`, `${bom}new\r\nlines\r\n`],
+      ['old\nlines\n', `${bom}new\nlines\n`],
+      ['old\nlines\n', `new\r\nlines\r\n`],
+    ]) {
+      assert.equal(wholeFileOldText({ oldText, newText }, now, undefined), 'old\r\nlines\r\n', JSON.stringify([oldText, newText]));
+      assert.deepEqual(chooseBaseline({ diffs: [{ oldText, newText }], current: now }), { source: 'diff', content: { text: 'old\r\nlines\r\n' } });
+    }
+    // a known earlier version matches with a BOM too
+    assert.equal(wholeFileOldText({ oldText: `${bom}a\nb\n`, newText: 'x' }, t('other'), t('a\r\nb\r\n')), 'a\r\nb\r\n');
+    // a fragment is still a fragment
+    assert.equal(wholeFileOldText({ oldText: `${bom}old`, newText: `${bom}new` }, now, undefined), undefined);
+    // fragments with a BOM are taken back out of a CRLF file
+    assert.equal(revertFragments('a\r\nNEW\r\nc\r\n', [{ oldText: `${bom}b\n`, newText: `${bom}NEW\n` }]), 'a\r\nb\r\nc\r\n');
+  });
+
   it('whole-file: matches an earlier version, or produced the file as it is now; line endings follow the file', () => {
     assert.equal(wholeFileOldText({ oldText: 'a\nb\n', newText: 'x' }, t('unrelated'), t('a\r\nb\r\n')), 'a\r\nb\r\n');
     assert.equal(wholeFileOldText({ oldText: 'a\n', newText: 'c\nd\n' }, t('c\r\nd\r\n'), undefined), 'a\r\n');
