@@ -127,7 +127,7 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
       ...this.proposals.list().map((p) => p.uri.toString()),
     ];
     await vscode.commands.executeCommand('setContext', 'howdah.reviewedResources', uris);
-    await vscode.commands.executeCommand('setContext', 'howdah.hasPendingChanges', uris.length > 0);
+    await vscode.commands.executeCommand('setContext', 'howdah.hasPendingChanges', uris.length > 0 || this.pending.opaquePaths().length > 0);
   }
 
   dispose(): void {

@@ -21,7 +21,7 @@ export interface EditCommandDeps {
   save: () => Promise<string>;
 }
 
-type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal: Proposal };
+type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal: Proposal } | { kind: 'opaque'; fsPath: string };
 
 /**
  * The review's commands, in one table. Each takes what its callers have: a URI (editor title, tree row, the panel),
@@ -41,7 +41,8 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     const fsPath = fsPathOf(uri);
     if (pending.has(fsPath)) return { kind: 'review', fsPath };
     const proposal = proposals.forPath(fsPath);
-    return proposal ? { kind: 'proposal', proposal } : undefined;
+    if (proposal) return { kind: 'proposal', proposal };
+    return pending.opaque(fsPath) ? { kind: 'opaque', fsPath } : undefined;
   };
 
   /** The hunk a command is about: the CodeLens's, or the one at the cursor (either side of the diff). */
@@ -65,7 +66,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
   const onHunk = (accept: boolean) => async (arg?: unknown, given?: unknown) => {
     const target = targetOf(arg);
     const hunk = target && (await hunkFor(target, arg, given));
-    if (!target || !hunk) {
+    if (!target || target.kind === 'opaque' || !hunk) {
       void vscode.window.setStatusBarMessage('Howdah: no agent change here.', 3000);
       return false;
     }
@@ -84,6 +85,12 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     if (target.kind === 'proposal') {
       await (accept ? proposals.acceptAll(target.proposal) : proposals.rejectAll(target.proposal));
       return true;
+    }
+    if (target.kind === 'opaque') {
+      if (accept) return pending.removeOpaque(target.fsPath);
+      const done = await actions.rejectOpaque(target.fsPath);
+      if (!done) void vscode.window.showWarningMessage(`Howdah: ${path.basename(target.fsPath)} cannot be restored: ${pending.opaque(target.fsPath)?.why ?? 'its original was not recorded'}.`);
+      return done;
     }
     // The file may also have a held write over its unsaved buffer (an agent that writes the disk itself as well,
     // like OpenCode, leaves both): a decision on the file is a decision on all of the agent's changes to it.
@@ -114,6 +121,13 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     if (!target) return false;
     if (target.kind === 'proposal') {
       await views.openProposal(target.proposal);
+      return true;
+    }
+    if (target.kind === 'opaque') {
+      // No text diff to show: the file itself, or a word that it is gone.
+      const change = pending.opaque(target.fsPath)!;
+      if (change.kind === 'deleted') void vscode.window.showInformationMessage(`Howdah: the agent deleted ${path.basename(target.fsPath)} (${change.why}).`);
+      else await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target.fsPath), { preview: true });
       return true;
     }
     if (arg !== undefined && !pending.entry(target.fsPath)) return false;
@@ -168,6 +182,12 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       for (const p of proposals.list()) await proposals.rejectAll(p);
       const undo = await actions.rejectAll();
       offerUndo(`Rejected the agent's changes to ${undo.size} file${undo.size === 1 ? '' : 's'}.`, undo);
+      const kept = pending.list().filter((c) => c.opaque && !c.opaque.restorable);
+      if (kept.length > 0) {
+        void vscode.window.showWarningMessage(
+          `Howdah: ${kept.length} changed file${kept.length === 1 ? '' : 's'} could not be restored (original not recorded): ${kept.map((c) => c.path).slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.`,
+        );
+      }
       return undo.size;
     },
     'howdah.nextChange': move(true),

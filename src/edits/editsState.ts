@@ -50,6 +50,22 @@ export interface HeldWrite {
   original: ContentRef;
 }
 
+/**
+ * A change outside the text review: a file whose content before the turn was not recorded (skipped by a cap,
+ * excluded, unreadable), or one whose bytes are not text (binary). Listed with the reviews so nothing changes unseen;
+ * Reject only when `baseline` holds the exact bytes before.
+ */
+export interface OpaqueChange {
+  readonly path: string;
+  session: string;
+  turn: number;
+  kind: 'modified' | 'created' | 'deleted';
+  /** The content before the turn (null: it did not exist); absent when it was not recorded. */
+  baseline?: ContentRef;
+  /** Why there is no text diff, for the list: "original not recorded (over the 16 MB cap)", "binary". */
+  why: string;
+}
+
 export interface KnownContent {
   ref: ContentRef;
   origin: KnownOrigin;
@@ -64,6 +80,8 @@ export class EditsState {
   readonly known = new Map<string, KnownContent>();
   /** Agent writes held over unsaved user changes, waiting for a decision: path → the agent's text, the file's. */
   readonly held = new Map<string, HeldWrite>();
+  /** Changes with no text diff to review, by path. */
+  readonly opaque = new Map<string, OpaqueChange>();
 
   /** Records the content before a turn's first change of a path. False when the turn already has one for it. */
   recordCheckpoint(session: string, turn: number, path: string, before: ContentRef, now = Date.now()): boolean {
@@ -117,6 +135,7 @@ export class EditsState {
       add(h.text);
       add(h.original);
     }
+    for (const o of this.opaque.values()) if (o.baseline !== undefined) add(o.baseline);
     return refs;
   }
 
@@ -137,6 +156,7 @@ export class EditsState {
       })),
       known: Object.fromEntries([...this.known].filter(([, k]) => k.origin === 'session').map(([path, k]) => [path, [k.ref, k.origin]])),
       held: Object.fromEntries([...this.held].map(([path, h]) => [path, { ...h }])),
+      opaque: [...this.opaque.values()].map((o) => ({ ...o })),
     };
   }
 
@@ -179,6 +199,12 @@ export class EditsState {
         }
       }
     }
+    for (const o of Array.isArray(data.opaque) ? data.opaque : []) {
+      if (!isObject(o) || typeof o.path !== 'string' || typeof o.session !== 'string' || typeof o.why !== 'string') continue;
+      const kind = o.kind === 'created' || o.kind === 'deleted' ? o.kind : 'modified';
+      const baseline = isRef(o.baseline) ? { baseline: o.baseline } : {};
+      state.opaque.set(o.path, { path: o.path, session: o.session, turn: typeof o.turn === 'number' ? o.turn : 0, kind, why: o.why, ...baseline });
+    }
     return state;
   }
 }
@@ -189,6 +215,7 @@ export interface PersistedState {
   sessions: { id: string; updated: number; turns: { turn: number; files: Record<string, ContentRef> }[] }[];
   known: Record<string, [ContentRef, KnownOrigin]>;
   held: Record<string, HeldWrite>;
+  opaque?: OpaqueChange[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText, encodeText } from '../workspace/textCodec';
 import type { BlobStore } from './blobStore';
-import type { EditsState, ReviewEntry } from './editsState';
+import type { EditsState, OpaqueChange, ReviewEntry } from './editsState';
 import { readCurrent, type Current } from './fileAccess';
 import { computeHunks, countChanges, splitLines, type Hunk } from './hunks';
 
@@ -16,6 +16,8 @@ export interface PendingChange {
   readonly added: number;
   readonly removed: number;
   readonly kind: ChangeKind;
+  /** No text diff to show: why, and whether Reject can restore the exact bytes before. */
+  readonly opaque?: { readonly why: string; readonly restorable: boolean };
 }
 
 /** A review's two sides now, and the hunks between them. */
@@ -64,7 +66,41 @@ export class PendingChanges implements vscode.Disposable {
         const c = this.counts.get(fsPath)!;
         return { uri: vscode.Uri.file(fsPath), path: displayPath(fsPath), added: c.added, removed: c.removed, kind: c.kind };
       });
-    return [...reviews, ...(this.extras?.list() ?? [])];
+    const opaque = [...this.state.opaque.values()]
+      .filter((o) => !this.state.reviews.has(o.path))
+      .sort((a, b) => (a.path < b.path ? -1 : 1))
+      .map((o) => ({
+        uri: vscode.Uri.file(o.path),
+        path: displayPath(o.path),
+        added: 0,
+        removed: 0,
+        kind: o.kind,
+        opaque: { why: o.why, restorable: o.baseline !== undefined },
+      }));
+    return [...reviews, ...opaque, ...(this.extras?.list() ?? [])];
+  }
+
+  /** A change with no text diff (see `OpaqueChange`); a text review of the same file, if any, wins. */
+  opaque(fsPath: string): OpaqueChange | undefined {
+    return this.state.opaque.get(fsPath);
+  }
+
+  addOpaque(change: OpaqueChange): void {
+    if (this.state.reviews.has(change.path) || this.state.opaque.has(change.path)) return;
+    this.state.opaque.set(change.path, change);
+    this.persist();
+    this.changed.fire();
+  }
+
+  removeOpaque(fsPath: string): boolean {
+    if (!this.state.opaque.delete(fsPath)) return false;
+    this.persist();
+    this.changed.fire();
+    return true;
+  }
+
+  opaquePaths(): string[] {
+    return [...this.state.opaque.keys()];
   }
 
   get count(): number {

@@ -28,11 +28,14 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
   getTreeItem(change: PendingChange): vscode.TreeItem {
     const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
     const dir = path.dirname(change.path);
-    const counts = change.kind === 'created' ? `new, +${change.added}` : change.kind === 'deleted' ? 'deleted' : `+${change.added} −${change.removed}`;
+    const counts = describeCounts(change);
     item.description = `${dir === '.' ? '' : `${dir}  `}${counts}`;
     item.resourceUri = change.uri.with({ scheme: 'file', query: '' });
-    item.tooltip = `${change.path} — ${counts}`;
-    item.contextValue = change.uri.scheme === 'file' ? 'howdah.change' : 'howdah.proposal';
+    item.tooltip = change.opaque && !change.opaque.restorable
+      ? `${change.path} — ${counts}. Howdah cannot restore it: Open shows the file, Accept takes it off this list.`
+      : `${change.path} — ${counts}`;
+    // An unrecorded change has no Reject (package.json's menus): there is nothing exact to go back to.
+    item.contextValue = change.opaque && !change.opaque.restorable ? 'howdah.unrecorded' : change.uri.scheme === 'file' ? 'howdah.change' : 'howdah.proposal';
     item.command = { command: 'howdah.openChanges', title: 'Open Changes', arguments: [change.uri] };
     return item;
   }
@@ -49,4 +52,11 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
     this.view.dispose();
     this.changed.dispose();
   }
+}
+
+/** "+3 −1", "new, +12", "deleted", or for a change with no text diff "changed — original not recorded (why)". */
+export function describeCounts(change: PendingChange): string {
+  const verb = change.kind === 'created' ? 'created' : change.kind === 'deleted' ? 'deleted' : 'changed';
+  if (change.opaque) return `${verb} — ${change.opaque.why}`;
+  return change.kind === 'created' ? `new, +${change.added}` : change.kind === 'deleted' ? 'deleted' : `+${change.added} −${change.removed}`;
 }

@@ -87,7 +87,21 @@ export class ReviewActions {
   acceptAll(): number {
     const paths = this.pending.paths();
     for (const p of paths) this.pending.remove(p);
-    return paths.length;
+    const opaque = this.pending.opaquePaths();
+    for (const p of opaque) this.pending.removeOpaque(p);
+    return paths.length + opaque.length;
+  }
+
+  /**
+   * A change with no text diff: puts the exact bytes before back (or deletes a created file). False when its
+   * original was not recorded: there is nothing exact to go back to, and the change stays listed.
+   */
+  async rejectOpaque(fsPath: string): Promise<boolean> {
+    const change = this.pending.opaque(fsPath);
+    if (!change || change.baseline === undefined) return false;
+    await this.restoreContent(fsPath, change.baseline);
+    this.pending.removeOpaque(fsPath);
+    return true;
   }
 
   /** Rejects every file (asking once if some were changed by someone else since); returns what each held, for Undo. */
@@ -111,7 +125,18 @@ export class ReviewActions {
       await this.restoreContent(p, entry.baseline);
       await this.pending.refresh(p);
     }
+    for (const p of this.pending.opaquePaths()) {
+      if (this.pending.opaque(p)?.baseline === undefined) continue;
+      const before = await this.current(p);
+      if (await this.rejectOpaque(p)) undo.set(p, before ?? null);
+    }
     return undo;
+  }
+
+  /** A file's bytes now, stored, whatever they are (binary included); null when absent. */
+  private async current(fsPath: string): Promise<ContentRef | undefined> {
+    const bytes = await fs.readFile(fsPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined));
+    return bytes === undefined ? undefined : bytes === null ? null : this.blobs.put(bytes);
   }
 
   /** True when the file no longer holds what the agent (or our last decision) left there, nor its baseline. */

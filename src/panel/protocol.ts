@@ -27,7 +27,15 @@ export interface TerminalExitView {
 
 export type ToolContentView =
   | { readonly type: 'content'; readonly content: ContentView }
-  | { readonly type: 'diff'; readonly path: string; readonly added: number; readonly removed: number; readonly newFile: boolean }
+  | {
+      readonly type: 'diff';
+      readonly path: string;
+      readonly added: number;
+      readonly removed: number;
+      readonly newFile: boolean;
+      /** No reviewable change on disk matches it: "Open diff" shows only what the agent reported. */
+      readonly untied?: boolean;
+    }
   | {
       readonly type: 'terminal';
       readonly terminalId: string;
@@ -69,6 +77,8 @@ export interface ToolView {
   readonly rawOutput?: string;
   readonly permission?: { readonly requestId: number; readonly options: readonly PermissionOptionView[] };
   readonly answer?: { readonly name: string; readonly kind: string } | 'cancelled';
+  /** Files the agent wrote itself after its write was refused. */
+  readonly writtenAfterRefusal?: readonly string[];
 }
 
 export type EntryView =
@@ -78,7 +88,7 @@ export type EntryView =
   | { readonly kind: 'tool'; readonly id: number; readonly tool: ToolView }
   | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
 
 export interface SelectChoiceView {

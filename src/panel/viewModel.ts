@@ -51,14 +51,19 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Term
     case 'unknown':
       return { kind: 'unknown', id: entry.id, label: entry.update.original ?? 'unknown update', raw: rawJson(entry.update.raw) ?? '' };
     case 'turn-end':
-      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason };
+      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}) };
     case 'error':
       return { kind: 'error', id: entry.id, message: entry.message, detail: entry.detail, retryable: entry.retryable };
   }
 }
 
 export function toolView(call: ToolCallState, terminals: TerminalLookup): ToolView {
-  const content = call.content.map((c) => toolContentView(c, terminals));
+  const untied = new Set(call.hostNotes?.filter((n) => n.kind === 'untied-diff').map((n) => n.path));
+  const content = call.content.map((c) => {
+    const view = toolContentView(c, terminals);
+    return view.type === 'diff' && untied.has(view.path) ? { ...view, untied: true } : view;
+  });
+  const refused = call.hostNotes?.filter((n) => n.kind === 'written-after-refusal').map((n) => n.path) ?? [];
   // A terminal reported only in `_meta` (no `terminal` content): show it as if it were content.
   for (const id of terminals.terminalIds?.(call.toolCallId) ?? metaTerminalIds(call)) {
     if (!content.some((c) => c.type === 'terminal' && c.terminalId === id) && terminals.get(id)) {
@@ -82,6 +87,7 @@ export function toolView(call: ToolCallState, terminals: TerminalLookup): ToolVi
         }
       : undefined,
     answer: call.permissionAnswer === 'cancelled' ? 'cancelled' : call.permissionAnswer ? { name: call.permissionAnswer.name, kind: call.permissionAnswer.kind } : undefined,
+    ...(refused.length ? { writtenAfterRefusal: refused } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { ContentBlock } from '../acp/schema/content';
 import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ToolCallUpdate } from '../acp/schema/toolCall';
-import type { Entry, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, Usage } from './state';
+import type { Entry, HostNote, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, UnrecordedChange, Usage } from './state';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
 
 type Listener = (change: SessionChange) => void;
@@ -179,6 +179,33 @@ export class SessionState implements SessionStateView {
 
   changedToolCall(toolCallId: string): void {
     this.emit({ type: 'tool-call', toolCallId });
+  }
+
+  /** Adds a client's finding to a tool call's card (once per kind and path). */
+  addToolCallNote(toolCallId: string, note: HostNote): void {
+    const call = this.toolCalls.get(toolCallId);
+    if (!call || call.hostNotes?.some((n) => n.kind === note.kind && n.path === note.path)) return;
+    (call.hostNotes ??= []).push(note);
+    this.emit({ type: 'tool-call', toolCallId });
+  }
+
+  /**
+   * Says on the footer of turn `turnIndex` (0 = the turn of the first user message) which files it changed without a
+   * recorded original. False when that turn has not ended yet.
+   */
+  noteUnrecorded(turnIndex: number, files: readonly UnrecordedChange[]): boolean {
+    let users = -1;
+    for (let i = 0; i < this.entries.length; i++) {
+      const entry = this.entries[i];
+      if (entry.kind === 'message' && entry.role === 'user') users++;
+      else if (entry.kind === 'turn-end' && users === turnIndex) {
+        const known = new Set((entry.unrecorded ?? []).map((f) => f.path));
+        entry.unrecorded = [...(entry.unrecorded ?? []), ...files.filter((f) => !known.has(f.path))];
+        this.emit({ type: 'entry-changed', index: i });
+        return true;
+      }
+    }
+    return false;
   }
 
   private updateToolCall(update: ToolCallUpdate): void {

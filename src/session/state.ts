@@ -32,6 +32,23 @@ export interface ToolCallState {
   permissionAnswer?: { optionId: string; name: string; kind: string } | 'cancelled';
   /** True when the first thing we heard of it was an update or a permission request, not a `tool_call`. */
   announcedLate?: boolean;
+  /** What the client found out about the call's files, shown on its card (the edits layer adds them). */
+  hostNotes?: HostNote[];
+}
+
+/**
+ * - `untied-diff`: a `diff` the call reported that no reviewable change on disk matches (nothing to accept or reject);
+ * - `written-after-refusal`: the agent wrote the file itself after its `fs/write_text_file` was refused.
+ */
+export interface HostNote {
+  readonly kind: 'untied-diff' | 'written-after-refusal';
+  readonly path: string;
+}
+
+/** A file a turn changed whose content before could not be recorded, and why. */
+export interface UnrecordedChange {
+  readonly path: string;
+  readonly why: string;
 }
 
 export type MessageRole = 'user' | 'agent' | 'thought';
@@ -41,7 +58,7 @@ export type Entry =
   | { readonly kind: 'tool'; readonly id: number; readonly toolCallId: string }
   | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
 
 export type TurnState = 'idle' | 'running' | 'cancelling';

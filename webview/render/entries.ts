@@ -1,5 +1,6 @@
 import type { EntryView } from '../../src/panel/protocol';
-import { h, icon, prose } from '../dom';
+import { h, icon, prose, revealed } from '../dom';
+import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
 import { ToolCard } from './toolCard';
@@ -194,12 +195,32 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         retry,
       );
     }
-    case 'turn-end':
-      if (entry.stopReason === 'end_turn') return h('div', { class: 'entry turn-end quiet' });
-      return h('div', { class: 'entry turn-end' }, icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'), ' ', STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`));
+    case 'turn-end': {
+      const unrecorded = entry.unrecorded?.length ? unrecordedNote(entry.unrecorded) : null;
+      if (entry.stopReason === 'end_turn') return h('div', { class: unrecorded ? 'entry turn-end' : 'entry turn-end quiet' }, unrecorded);
+      return h(
+        'div',
+        { class: 'entry turn-end' },
+        icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'),
+        ' ',
+        STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`),
+        unrecorded,
+      );
+    }
     case 'unknown':
       return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(`Unrecognised update (${entry.label})`), rawDetails('Raw JSON', entry.raw));
     default:
       return h('div', { class: 'entry' });
   }
+}
+
+/** The turn's footer line for files it changed whose original Howdah could not record: they cannot be rejected. */
+function unrecordedNote(files: readonly { path: string; why: string }[]): HTMLElement {
+  const n = files.length;
+  return h(
+    'details',
+    { class: 'turn-unrecorded' },
+    h('summary', {}, icon('warning'), ' ', prose(`${n} file${n === 1 ? '' : 's'} changed without a recorded original: Reject cannot restore ${n === 1 ? 'it' : 'them'}.`)),
+    h('ul', {}, ...files.map((f) => h('li', {}, h('span', { class: 'diff-path', title: pathTitle(f.path) }, revealed(shownPath(f.path).text)), ' — ', prose(f.why)))),
+  );
 }

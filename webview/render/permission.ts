@@ -72,9 +72,12 @@ function optionButton(toolCallId: string, option: PermissionOptionView, post: Po
   return button;
 }
 
-export function openDiffButton(toolCallId: string, index: number, path: string, post: Post): HTMLButtonElement {
+export function openDiffButton(toolCallId: string, index: number, path: string, post: Post, untied = false): HTMLButtonElement {
   const name = path.split(/[\\/]/).pop() || path;
-  const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Open diff of ${name}` }, icon('diff'), ' Open diff');
+  // Untied: no change on disk to review, so the button shows only what the agent said it did.
+  const button = untied
+    ? h('button', { type: 'button', class: 'secondary small', 'aria-label': `Show the diff the agent reported for ${name}` }, icon('eye'), ' Show reported diff')
+    : h('button', { type: 'button', class: 'secondary small', 'aria-label': `Open diff of ${name}` }, icon('diff'), ' Open diff');
   button.addEventListener('click', () => post({ type: 'openDiff', toolCallId, index }));
   return button;
 }

@@ -41,6 +41,7 @@ export class ToolCard {
     this.part('permission', [tool.permission?.requestId, tool.permission?.options], () => (tool.permission ? permissionPrompt(tool, this.post) : undefined));
     this.newPermission = waiting && this.parts.get('permission')?.key !== previousPermission;
     this.part('answer', tool.answer ?? null, () => answerLine(tool.answer));
+    this.part('refused', tool.writtenAfterRefusal ?? null, () => refusedWrites(tool.writtenAfterRefusal));
     this.part('raw', [tool.rawInput, tool.rawOutput], () => {
       if (tool.rawInput === undefined && tool.rawOutput === undefined) return undefined;
       return h(
@@ -85,7 +86,10 @@ export class ToolCard {
           h('span', { class: 'diff-removed', 'aria-label': `${content.removed} lines removed` }, `−${content.removed}`),
           content.newFile ? h('span', { class: 'diff-new' }, ' new file') : null,
           ' ',
-          openDiffButton(toolCallId, index, content.path, this.post),
+          openDiffButton(toolCallId, index, content.path, this.post, content.untied),
+          content.untied
+            ? h('div', { class: 'diff-untied', role: 'note' }, icon('warning'), ' ', prose('Not in Agent Changes: no change on disk matches this diff, so there is nothing to accept or reject.'))
+            : null,
         );
       case 'terminal':
         return terminalView(content, this.post);
@@ -130,6 +134,20 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, p
     h('div', { class: 'terminal-header' }, icon('terminal'), ' Output ', status, open),
     hidden > 0 || content.truncated ? h('div', { class: 'terminal-more' }, `… ${hidden > 0 ? hidden : 'earlier'} lines not shown`) : null,
     h('pre', { class: 'terminal-output', tabindex: 0, 'aria-label': 'Command output' }, terminalText(shown.join('\n'))),
+  );
+}
+
+/** Files the agent wrote although its write was refused: they are in Agent Changes like any other change. */
+function refusedWrites(paths: readonly string[] | undefined): HTMLElement | undefined {
+  if (!paths?.length) return undefined;
+  return h(
+    'div',
+    { class: 'tool-refused-write', role: 'note' },
+    icon('warning'),
+    ' ',
+    prose('The agent wrote '),
+    ...paths.flatMap((p, i) => [i > 0 ? ', ' : '', h('span', { class: 'diff-path', title: pathTitle(p) }, revealed(shownPath(p).text))]),
+    prose(' itself although the write was refused. The change is in Agent Changes, to reject.'),
   );
 }
 
