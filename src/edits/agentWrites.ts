@@ -59,7 +59,7 @@ export class AgentWrites {
         'Allow',
         'Deny',
       );
-      if (allow !== 'Allow') throw userRejected(params.path, 'denied the write to this sensitive file');
+      if (allow !== 'Allow') throw this.refused(key, view, params.path, 'denied the write to this sensitive file');
     }
     const beforeBytes = await readInsideIfExists(sandbox, real, MAX_FILE_BYTES);
     const before = beforeBytes ? decodeText(beforeBytes, configuredEncoding(view)) : undefined;
@@ -72,9 +72,9 @@ export class AgentWrites {
       // Held: the agent carries on as if written; the user decides later, in the diff editor.
       if (mode !== 'ask') return;
       const result = await outcome;
-      if (result === 'rejected') throw userRejected(params.path, 'rejected the change');
+      if (result === 'rejected') throw this.refused(key, view, params.path, 'rejected the change');
       if (result === 'cancelled') throw RpcError.cancelled('The write was cancelled before the user decided.');
-      if (result === 'partial') throw userRejected(params.path, 'accepted only part of the change; read the file again to see what it holds now');
+      if (result === 'partial') throw this.refused(key, view, params.path, 'accepted only part of the change; read the file again to see what it holds now');
       return;
     }
 
@@ -123,8 +123,10 @@ export class AgentWrites {
     const saved = await fs.readFile(view).catch(() => undefined);
     if (saved) this.tracker.noteOwnWrite(view, saved);
   }
-}
 
-function userRejected(path: string, what: string): RpcError {
-  return new RpcError(ErrorCode.internalError, `The user ${what}: ${path}.`, { path, reason: 'user' });
+  /** A write the user refused: the tracker watches for the agent writing the file anyway. */
+  private refused(key: string, view: string, asked: string, what: string): RpcError {
+    this.tracker.noteRefusedWrite(key, view);
+    return new RpcError(ErrorCode.internalError, `The user ${what}: ${asked}.`, { path: asked, reason: 'user' });
+  }
 }

@@ -1,49 +1,45 @@
+import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ToolCallState } from '../session/state';
+import type { HostNote, ToolCallState, UnrecordedChange } from '../session/state';
 import type { Sandbox } from '../workspace/sandbox';
 import { decodeText, encodeText, type FileFormat } from '../workspace/textCodec';
-import { chooseBaseline, sourceRank, type BaselineEvidence, type BaselineSource, type DiffReport, type Known } from './baselines';
-import type { BlobStore } from './blobStore';
+import { chooseBaseline, sourceRank, type BaselineEvidence, type BaselineSource, type Known } from './baselines';
+import { BlobStore } from './blobStore';
 import type { ContentRef, EditsState, KnownOrigin } from './editsState';
 import { configuredEncoding, isText, newFileFormat, readDisk } from './fileAccess';
 import { gitHeadVersion } from './gitBaseline';
-import type { PendingChanges } from './pendingChanges';
+import { displayPath, type PendingChanges } from './pendingChanges';
+import { ignored, strength, Turn, type Hint, type TrackedSession } from './turn';
+import { PROMPT_WAIT_MS, type RecordedBefore, type TurnBefore, type TurnSnapshots } from './turnSnapshots';
 
 /** Watcher events keep arriving for a moment after the agent answers the prompt. */
 const TURN_GRACE_MS = 1000;
 const EVENT_DELAY_MS = 100;
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
 const MAX_KNOWN = 10_000;
+/** Sources that know a file's content before the turn exactly; a file the snapshot could not record needs one. */
+const EXACT_SOURCES = new Set<BaselineSource>(['disk', 'turn', 'session', 'document', 'diff', 'snapshot']);
+/** Past this many unrecorded files in one turn, only the turn's footer lists the rest. */
+const MAX_UNRECORDED_LISTED = 50;
+const NO_SNAPSHOT: TurnBefore = { manifests: new Map(), previous: new Map(), late: false };
 
-type Hint = 'created' | 'changed' | 'deleted' | 'reported';
-
-export interface TrackedSession {
-  readonly key: string;
-  /** The session's current sandbox (replaced when the agent restarts with new file access). */
-  sandbox: Sandbox;
-  turn?: Turn;
+export interface TrackerDeps {
+  readonly state: EditsState;
+  readonly blobs: BlobStore;
+  readonly pending: PendingChanges;
+  readonly persist: () => void;
+  readonly log: (line: string) => void;
+  readonly follow: (path: string, line?: number) => void;
+  readonly snapshots: TurnSnapshots;
+  readonly findings: TurnFindings;
 }
 
-/** One prompt turn of one session: what it changed first, and the clues gathered for baselines. */
-export class Turn {
-  running = true;
-  endedAt = 0;
-  /** path → content before this turn's first change of it (the checkpoint). */
-  readonly changed = new Map<string, ContentRef>();
-  readonly evidence = new Map<string, BaselineEvidence>();
-  /** Read when an edit tool call naming the path was announced. */
-  readonly snapshots = new Map<string, Promise<Known | undefined>>();
-  /** path → toolCallId → that call's latest diff, calls in the order first seen. */
-  readonly diffs = new Map<string, Map<string, DiffReport>>();
-  readonly mentioned = new Set<string>();
-  constructor(
-    readonly index: number,
-    readonly session: TrackedSession,
-  ) {}
+export { Turn, type TrackedSession } from './turn';
 
-  diffsFor(path: string): DiffReport[] {
-    return [...(this.diffs.get(path)?.values() ?? [])];
-  }
+/** Where the tracker says what it found out about a turn's files: the session's transcript (registerEdits). */
+export interface TurnFindings {
+  noteToolCall(key: string, toolCallId: string, note: HostNote): void;
+  noteUnrecorded(key: string, turnIndex: number, files: UnrecordedChange[]): void;
 }
 
 /**
@@ -59,15 +55,18 @@ export class ChangeTracker implements vscode.Disposable {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watched = new Map<string, vscode.FileSystemWatcher>();
+  private readonly state: EditsState;
+  private readonly blobs: BlobStore;
+  private readonly pending: PendingChanges;
+  private readonly persist: () => void;
+  private readonly log: (line: string) => void;
+  private readonly follow: (path: string, line?: number) => void;
+  private readonly snapshots: TurnSnapshots;
+  private readonly findings: TurnFindings;
 
-  constructor(
-    private readonly state: EditsState,
-    private readonly blobs: BlobStore,
-    private readonly pending: PendingChanges,
-    private readonly persist: () => void,
-    private readonly log: (line: string) => void,
-    private readonly follow: (path: string, line?: number) => void,
-  ) {
+  constructor(deps: TrackerDeps) {
+    ({ state: this.state, blobs: this.blobs, pending: this.pending, persist: this.persist, log: this.log, follow: this.follow } = deps);
+    ({ snapshots: this.snapshots, findings: this.findings } = deps);
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.rememberDocument(d, 'open')),
       vscode.workspace.onDidSaveTextDocument((d) => this.rememberDocument(d, 'save')),
@@ -86,6 +85,8 @@ export class ChangeTracker implements vscode.Disposable {
     session.sandbox = sandbox;
     this.sessions.set(key, session);
     for (const root of sandbox.roots) this.watch(root);
+    // The first snapshot of the roots is the slow one: take it now, in the background, not when the user sends.
+    this.snapshots.prepare(sandbox.roots);
     return session;
   }
 
@@ -102,11 +103,46 @@ export class ChangeTracker implements vscode.Disposable {
     if (session) session.turn = new Turn(index, session);
   }
 
+  /**
+   * Before the prompt goes out: the roots' snapshot, waited for at most `PROMPT_WAIT_MS` (after that the prompt is
+   * sent and the snapshot, when done, counts as late: see `TurnBefore.late`).
+   */
+  async prepareTurn(key: string): Promise<void> {
+    const session = this.sessions.get(key);
+    const turn = session?.turn;
+    if (!session || !turn || !turn.running || turn.before) return;
+    const previousSweep = session.sweep;
+    turn.before = (async () => {
+      await previousSweep;
+      return this.snapshots.capture(session.sandbox.roots);
+    })().catch((e: unknown) => {
+      this.log(`No snapshot before turn ${turn.index}: ${String(e)}`);
+      return undefined;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const inTime = await Promise.race([turn.before.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), PROMPT_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (!inTime) {
+      this.log(`The snapshot before turn ${turn.index} took over ${PROMPT_WAIT_MS} ms: the prompt went first`);
+      void turn.before.then((b) => b && (b.late = true));
+    }
+  }
+
   turnEnded(key: string, index: number): void {
-    const turn = this.sessions.get(key)?.turn;
-    if (!turn || turn.index !== index) return;
+    const session = this.sessions.get(key);
+    const turn = session?.turn;
+    if (!session || !turn || turn.index !== index) return;
     turn.running = false;
     turn.endedAt = Date.now();
+    // Once the watcher's late events are in, every change the snapshot shows that they missed joins the review.
+    session.sweep = new Promise<void>((resolve) => setTimeout(resolve, TURN_GRACE_MS))
+      .then(() => this.sweep(turn))
+      .catch((e: unknown) => this.log(`The sweep after turn ${turn.index} failed: ${String(e)}`));
+  }
+
+  /** The user refused the agent's `fs/write_text_file` of this file: if it writes it anyway, the card says so. */
+  noteRefusedWrite(key: string, path: string): void {
+    this.sessions.get(key)?.turn?.refused.add(path);
   }
 
   /** The running turn of the session, if any (a write outside a turn counts toward the last one). */
@@ -127,6 +163,7 @@ export class ChangeTracker implements vscode.Disposable {
       }
     };
     const named: string[] = [];
+    turn.lastToolCallId = call.toolCallId;
     for (const item of call.content) {
       if (item.type !== 'diff') continue;
       const p = inside(item.path);
@@ -143,10 +180,17 @@ export class ChangeTracker implements vscode.Disposable {
       const p = inside(location.path);
       if (p) named.push(p);
     }
-    for (const p of named) turn.mentioned.add(p);
+    for (const p of named) {
+      turn.mentioned.add(p);
+      turn.named(p, call.toolCallId);
+    }
     const editing = EDIT_KINDS.has(call.kind) || call.content.some((c) => c.type === 'diff');
     if (editing && (call.status === 'pending' || call.status === 'in_progress')) {
       for (const p of named) if (!turn.snapshots.has(p) && !this.state.known.has(p)) turn.snapshots.set(p, this.snapshot(p));
+    }
+    if ((editing || call.kind === 'execute') && (call.status === 'completed' || call.status === 'failed')) {
+      // Done: look at every file it named, even where no watcher event comes (folders excluded from watching).
+      for (const p of named) if (!turn.changed.has(p) && !turn.opaque.has(p)) this.queue(p, 'reported', 300);
     }
     if (editing && named.length > 0) {
       const line = call.locations.find((l) => inside(l.path) === named[0])?.line ?? undefined;
@@ -174,6 +218,7 @@ export class ChangeTracker implements vscode.Disposable {
       this.state.recordCheckpoint(key, turn.index, path, ref);
     }
     if (review && !this.pending.has(path)) {
+      turn?.reviewed.add(path);
       await this.pending.add({ path, session: key, baseline: ref, format, source: 'disk', turn: turn?.index ?? 0, decided: false }, false);
     }
     this.persist();
@@ -208,9 +253,11 @@ export class ChangeTracker implements vscode.Disposable {
 
   private onEvent(uri: vscode.Uri, hint: Hint): void {
     const path = uri.fsPath;
-    if (ignored(path)) return;
+    const turn = this.turnFor(path);
+    if (ignored(path, turn !== undefined)) return;
+    this.snapshots.markDirty(path);
     // Outside turns only files we already follow matter (to keep what we know of them fresh).
-    if (!this.turnFor(path) && !this.state.known.has(path) && !this.pending.has(path)) return;
+    if (!turn && !this.state.known.has(path) && !this.pending.has(path)) return;
     this.queue(path, hint, EVENT_DELAY_MS);
   }
 
@@ -220,63 +267,179 @@ export class ChangeTracker implements vscode.Disposable {
     const strongest = previous && strength(previous.hint) > strength(hint) ? previous.hint : hint;
     const timer = setTimeout(() => {
       this.queued.delete(path);
-      // One file at a time: its events are handled in order, never interleaved.
-      const next = (this.chains.get(path) ?? Promise.resolve()).then(() => this.observe(path, strongest)).catch((e: unknown) => this.log(`Could not track ${path}: ${String(e)}`));
-      this.chains.set(path, next);
-      void next.then(() => {
-        if (this.chains.get(path) === next) this.chains.delete(path);
-      });
+      void this.enqueue(path, strongest);
     }, delayMs);
     this.queued.set(path, { hint: strongest, timer });
   }
 
-  private async observe(path: string, hint: Hint): Promise<void> {
+  /** One file at a time: its events are handled in order, never interleaved. */
+  private enqueue(path: string, hint: Hint, turn?: Turn): Promise<void> {
+    const next = (this.chains.get(path) ?? Promise.resolve()).then(() => this.observe(path, hint, turn)).catch((e: unknown) => this.log(`Could not track ${path}: ${String(e)}`));
+    this.chains.set(path, next);
+    void next.then(() => {
+      if (this.chains.get(path) === next) this.chains.delete(path);
+    });
+    return next;
+  }
+
+  /** `forTurn`: the sweep's turn, which may have ended longer ago than late watcher events are waited for. */
+  private async observe(path: string, hint: Hint, forTurn?: Turn): Promise<void> {
+    const turn = forTurn ?? this.turnFor(path);
     const disk = await readDisk(path);
-    this.log(`${hint}: ${path} (${'missing' in disk ? 'missing' : 'unreadable' in disk ? disk.unreadable : 'text'}; turn ${this.turnFor(path)?.index ?? 'none'}; known ${this.state.known.has(path)})`);
-    if ('unreadable' in disk) return;
-    const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
+    this.log(`${hint}: ${path} (${'missing' in disk ? 'missing' : 'unreadable' in disk ? disk.unreadable : 'text'}; turn ${turn?.index ?? 'none'}; known ${this.state.known.has(path)})`);
     const prev = this.state.known.get(path);
-    const turn = this.turnFor(path);
-    if (prev && prev.ref === nowRef) {
-      if (hint === 'reported' && turn) await this.reconsider(path, turn);
-      return;
+    if (!turn || turn.changed.has(path) || turn.opaque.has(path)) {
+      if ('unreadable' in disk) return;
+      const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
+      if (prev?.ref === nowRef && !turn) return;
+      if (!turn) {
+        // Not an agent's turn: the user, git or a formatter. The review (if any) follows the new content.
+        if (prev) this.setKnown(path, nowRef, prev.origin);
+        if (this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
+        return;
+      }
+      if (hint === 'reported') await this.reconsider(path, turn);
+      if (!this.pending.has(path) && !turn.opaque.has(path)) {
+        // Decided since (its review was made in this turn): from what the user kept. Else (a write the user held or
+        // refused, never reviewed): from the file before the turn.
+        const base = turn.reviewed.has(path) && prev ? prev.ref : turn.changed.get(path)!;
+        await this.reviewAgain(turn, path, base, nowRef);
+      }
+      return this.agentVersion(path, nowRef);
     }
-    if (!turn) {
-      // Not an agent's turn: the user, git or a formatter. The review (if any) follows the new content.
-      if (prev) this.setKnown(path, nowRef, prev.origin);
-      if (this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
+    // Maybe this turn's first change of the file: what the snapshot says it held before the turn decides.
+    const recorded = turn.before ? await this.snapshots.before((await turn.before) ?? NO_SNAPSHOT, path) : ({ kind: 'unknown' } as const);
+    if ('unreadable' in disk) return this.observeOpaque(turn, path, disk.unreadable, recorded);
+    const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
+    if (recorded.kind === 'bytes' && nowRef === BlobStore.hash(recorded.bytes)) return;
+    if (recorded.kind === 'absent' && nowRef === null) return;
+    if (recorded.kind === 'unknown' && prev && prev.ref === nowRef) {
+      if (hint === 'reported') await this.reconsider(path, turn);
       return;
     }
     const current: Known = isText(disk) ? { text: disk.text, bytes: disk.bytes } : null;
     const currentFormat = isText(disk) ? disk.format : undefined;
-    if (!turn.changed.has(path)) {
-      const evidence = await this.gather(path, turn, prev, current, hint);
-      let choice = chooseBaseline(evidence);
-      if (!choice || choice.source === 'created') {
-        const git = await gitHeadVersion(path);
-        if (git) evidence.git = { text: decodeText(git, configuredEncoding(path)).text, bytes: git };
-        choice = chooseBaseline(evidence);
-      }
-      if (!choice) {
-        this.log(`Changed during the turn, but no earlier version is known (not open, not in git): ${path}`);
-      } else {
-        const { ref, format } = this.store(choice.content, currentFormat, path);
-        turn.changed.set(path, ref);
-        turn.evidence.set(path, evidence);
-        this.state.recordCheckpoint(turn.session.key, turn.index, path, ref);
-        if (!this.pending.has(path)) {
-          await this.pending.add({ path, session: turn.session.key, baseline: ref, format, source: choice.source, turn: turn.index, decided: false });
-        }
-      }
-    } else if (hint === 'reported') {
-      await this.reconsider(path, turn);
+    const evidence = await this.gather(path, turn, prev, current, hint);
+    if (recorded.kind === 'bytes') evidence.turn = { text: decodeText(recorded.bytes, configuredEncoding(path)).text, bytes: recorded.bytes };
+    if (recorded.kind === 'absent') evidence.turn = null;
+    let choice = chooseBaseline(evidence);
+    if (!choice || choice.source === 'created') {
+      const git = await gitHeadVersion(path);
+      if (git) evidence.git = { text: decodeText(git, configuredEncoding(path)).text, bytes: git };
+      choice = chooseBaseline(evidence);
     }
+    // A file the snapshot could not record is restored only from a source that knew it exactly (git's HEAD is not
+    // the working tree; "it appeared" is a guess): else it is listed as changed, original not recorded.
+    if (!choice && recorded.kind === 'unknown' && hint === 'reported') {
+      // Only named by a tool call, with no snapshot to compare with: no sign that it changed at all.
+      this.log(`Named by a tool call, no earlier version known (not open, not in git): ${path}`);
+    } else if (!choice || (recorded.kind === 'unrecorded' && !EXACT_SOURCES.has(choice.source))) {
+      const why = recorded.kind === 'unrecorded' ? recorded.why : 'original not recorded (not in the snapshot, not open, not in git)';
+      this.addOpaque(turn, path, nowRef === null ? 'deleted' : 'modified', undefined, why);
+    } else {
+      const { ref, format } = this.store(choice.content, currentFormat, path);
+      turn.changed.set(path, ref);
+      turn.evidence.set(path, evidence);
+      this.state.recordCheckpoint(turn.session.key, turn.index, path, ref);
+      if (!this.pending.has(path)) {
+        turn.reviewed.add(path);
+        await this.pending.add({ path, session: turn.session.key, baseline: ref, format, source: choice.source, turn: turn.index, decided: false });
+      }
+    }
+    this.noteIfRefused(turn, path);
+    this.agentVersion(path, nowRef);
+  }
+
+  /**
+   * A file this turn already changed that is not under review (its change was decided, or it was a proposal the user
+   * refused) changed again: a review from `base`, so the agent's new change is seen too.
+   */
+  private async reviewAgain(turn: Turn, path: string, base: ContentRef, nowRef: ContentRef): Promise<void> {
+    if (base === nowRef) return;
+    const bytes = base === null ? null : await this.blobs.get(base);
+    if (bytes === undefined) return;
+    const format = bytes === null ? newFileFormat(path) : decodeText(bytes, configuredEncoding(path)).format;
+    turn.reviewed.add(path);
+    await this.pending.add({ path, session: turn.session.key, baseline: base, format, source: 'disk', turn: turn.index, decided: false });
+    this.noteIfRefused(turn, path);
+  }
+
+  /** What the agent left in a file: a later difference from it is someone else's change. */
+  private agentVersion(path: string, nowRef: ContentRef): void {
     this.setKnown(path, nowRef, 'session');
     const entry = this.pending.entry(path);
     if (entry) {
-      // The agent's version: a later difference from it is someone else's change.
       entry.expected = nowRef;
       this.pending.scheduleRefresh(path, 0);
+    }
+  }
+
+  /** A file with no text to diff (binary, huge, special) changed: its exact bytes before, when the snapshot has them. */
+  private async observeOpaque(turn: Turn, path: string, why: string, recorded: RecordedBefore): Promise<void> {
+    const now = await fs.readFile(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined));
+    if (recorded.kind === 'bytes') {
+      if (now && Buffer.compare(now, recorded.bytes) === 0) return;
+      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', this.blobs.put(recorded.bytes), why);
+    } else if (recorded.kind === 'absent') {
+      if (now === null) return;
+      this.addOpaque(turn, path, 'created', null, why);
+    } else {
+      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', undefined, recorded.kind === 'unrecorded' ? recorded.why : `original not recorded (${why})`);
+    }
+    this.noteIfRefused(turn, path);
+  }
+
+  private addOpaque(turn: Turn, path: string, kind: 'modified' | 'created' | 'deleted', baseline: ContentRef | undefined, why: string): void {
+    turn.opaque.add(path);
+    const key = turn.session.key;
+    if (baseline !== undefined) {
+      turn.changed.set(path, baseline);
+      this.state.recordCheckpoint(key, turn.index, path, baseline);
+      this.persist();
+    } else {
+      turn.unrecorded.set(path, why);
+      this.log(`Changed during turn ${turn.index}, ${why}: ${path}`);
+      // A command that rewrites a whole excluded folder must not flood the list: the turn's footer counts them all.
+      if ([...turn.unrecorded.keys()].filter((p) => this.pending.opaque(p)).length >= MAX_UNRECORDED_LISTED) return;
+    }
+    this.pending.addOpaque({ path, session: key, turn: turn.index, kind, why, ...(baseline !== undefined ? { baseline } : {}) });
+  }
+
+  private noteIfRefused(turn: Turn, path: string): void {
+    if (!turn.refused.has(path)) return;
+    for (const id of turn.callsFor(path)) this.findings.noteToolCall(turn.session.key, id, { kind: 'written-after-refusal', path });
+  }
+
+  /**
+   * After the turn: every file the snapshots show changed that the watcher missed (excluded from watching, events
+   * dropped, a command that ran too fast) becomes a change to review; then the turn's findings go to its transcript.
+   */
+  private async sweep(turn: Turn): Promise<void> {
+    const before = await turn.before;
+    try {
+      await Promise.all([...this.chains.values()]);
+      if (before) {
+        for (const { path } of await this.snapshots.changesSince(before)) {
+          if (turn.changed.has(path) || turn.opaque.has(path) || ignored(path, true)) continue;
+          await this.enqueue(path, 'swept', turn);
+        }
+      }
+      this.reportTurn(turn);
+    } finally {
+      this.snapshots.release(before);
+    }
+  }
+
+  private reportTurn(turn: Turn): void {
+    const key = turn.session.key;
+    if (turn.unrecorded.size > 0) {
+      this.findings.noteUnrecorded(key, turn.index, [...turn.unrecorded].map(([path, why]) => ({ path: displayPath(path), why })));
+    }
+    for (const [path, calls] of turn.diffs) {
+      if (turn.changed.has(path) || turn.opaque.has(path) || this.pending.has(path)) continue;
+      for (const [toolCallId, diff] of calls) {
+        if (diff.oldText !== diff.newText) this.findings.noteToolCall(key, toolCallId, { kind: 'untied-diff', path });
+      }
     }
   }
 
@@ -355,7 +518,7 @@ export class ChangeTracker implements vscode.Disposable {
   private rememberDocument(document: vscode.TextDocument, why: 'open' | 'save'): void {
     if (document.uri.scheme !== 'file') return;
     const path = document.uri.fsPath;
-    if (ignored(path)) return;
+    if (ignored(path, false)) return;
     const prev = this.state.known.get(path);
     // What we know from our own tracking beats what a document happened to hold when opened.
     if (why === 'open' && prev?.origin === 'session') return;
@@ -370,21 +533,4 @@ export class ChangeTracker implements vscode.Disposable {
     if (document.uri.scheme !== 'file') return;
     if (this.state.known.get(document.uri.fsPath)?.origin === 'document') this.state.known.delete(document.uri.fsPath);
   }
-}
-
-function strength(hint: Hint): number {
-  return hint === 'created' ? 3 : hint === 'deleted' ? 2 : hint === 'changed' ? 1 : 0;
-}
-
-/** Churn that is never an edit to review: git's object store and logs, dependencies, our own temporary files. */
-function ignored(path: string): boolean {
-  const parts = path.split(/[\\/]/);
-  if (parts.includes('node_modules')) return true;
-  const git = parts.lastIndexOf('.git');
-  if (git >= 0) {
-    const inside = parts.slice(git + 1);
-    // Hooks and config steer what runs: an agent writing them is a change to see.
-    return !(inside[0] === 'hooks' || (inside.length === 1 && inside[0] === 'config'));
-  }
-  return /\.howdah-[0-9a-f]+\.tmp$/.test(path);
 }

@@ -7,7 +7,7 @@ import { AgentFiles } from '../workspace/agentFiles';
 import { Sandbox } from '../workspace/sandbox';
 import { AgentWrites } from './agentWrites';
 import { BlobStore, writeAtomic } from './blobStore';
-import { ChangeTracker } from './changeTracker';
+import { ChangeTracker, type TurnFindings } from './changeTracker';
 import { Checkpoints } from './checkpoints';
 import { BASELINE_SCHEME, DiffViews } from './diffViews';
 import { registerEditCommands } from './editCommands';
@@ -18,6 +18,7 @@ import { PENDING_VIEW_ID, PendingView } from './pendingView';
 import { PROPOSAL_SCHEME, Proposals } from './proposals';
 import { Questions } from './questions';
 import { ReviewActions } from './reviewActions';
+import { TurnSnapshots } from './turnSnapshots';
 
 /** What the session manager and the panel use of the edits layer. */
 export interface EditReview {
@@ -95,7 +96,18 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
     recent.push(line);
     if (recent.length > 100) recent.shift();
   };
-  const tracker = new ChangeTracker(state, blobs, pending, persist, note, follow);
+  const snapshots = new TurnSnapshots(path.join(dir, 'snapshots'), note);
+  // What the tracker finds out about a turn's files goes on the session's transcript (its cards and its footer).
+  const attachedSessions = new Map<string, Session>();
+  const findings: TurnFindings = {
+    noteToolCall: (key, toolCallId, found) => {
+      // A diff whose write waits as a proposal is tied to that proposal.
+      if (found.kind === 'untied-diff' && proposals.forPath(found.path)) return;
+      attachedSessions.get(key)?.state.addToolCallNote(toolCallId, found);
+    },
+    noteUnrecorded: (key, turnIndex, files) => void attachedSessions.get(key)?.state.noteUnrecorded(turnIndex, files),
+  };
+  const tracker = new ChangeTracker({ state, blobs, pending, persist, log: note, follow, snapshots, findings });
   const actions = new ReviewActions(pending, blobs, tracker, workspaceSandbox, questions);
   
   let views: DiffViews | undefined;
@@ -164,6 +176,7 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
     log,
     pending,
     tracker,
+    snapshots,
     proposals,
     views,
     proposalsChanged,
@@ -195,8 +208,11 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
   const review: EditReview = {
     attach: (key, session, cwd, extraRoots = []) => {
       const files = review.openSession(key, cwd, extraRoots);
+      attachedSessions.set(key, session);
       if (attached.has(session)) return files;
       attached.add(session);
+      // The snapshot of the roots is taken after the user message shows and before the prompt goes out.
+      context.subscriptions.push(session.prepareTurnsWith(() => tracker.prepareTurn(key)));
       const state = session.state;
       let turnIndex: number | undefined;
       const subscription = state.onChange((change) => {
@@ -229,6 +245,7 @@ export function registerEdits(context: vscode.ExtensionContext, options: EditsOp
     files: (key) => sessions.get(key),
     closeSession: (key) => {
       sessions.delete(key);
+      attachedSessions.delete(key);
       tracker.closeSession(key);
     },
     turnStarted: (key, turnIndex) => tracker.turnStarted(key, turnIndex),

@@ -30,6 +30,8 @@ export class Session {
   /** Ends the running turn without the agent's answer (it ignored a cancel). */
   private abandonTurn: (() => void) | undefined;
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Runs after the user message is shown and before the prompt is sent (the edits layer's snapshot); bounded by it. */
+  private prepareTurn: (() => Promise<void>) | undefined;
 
   /** `acp` is undefined for a conversation restored after a window reload until its agent is started again. */
   constructor(
@@ -54,6 +56,16 @@ export class Session {
     this.id = sessionId;
     if (this.state.turn !== 'idle') this.state.setTurn('idle');
     this.applySetup(setup);
+  }
+
+  /** Sets what runs before each prompt is sent; the returned handle removes it. */
+  prepareTurnsWith(prepare: () => Promise<void>): { dispose(): void } {
+    this.prepareTurn = prepare;
+    return {
+      dispose: () => {
+        if (this.prepareTurn === prepare) this.prepareTurn = undefined;
+      },
+    };
   }
 
   /** State the agent returned from session/new, load or resume. */
@@ -81,6 +93,12 @@ export class Session {
     this.state.setTurn('running');
     const abandoned = new Promise<'abandoned'>((resolve) => (this.abandonTurn = () => resolve('abandoned')));
     try {
+      await this.prepareTurn?.().catch(() => undefined);
+      if (this.isCancelling()) {
+        // Stopped before the prompt went out: the agent never saw it.
+        this.finishTurn('cancelled');
+        return 'cancelled';
+      }
       const call = this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
       // If we stop waiting, the agent's late answer (or error) must not surface as an unhandled rejection.
       call.catch(() => undefined);

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { DEFAULT_SNAPSHOT_EXCLUDES, TreeSnapshot, type Lookup, type Manifest, type SnapshotOptions } from './snapshot';
+
+/** The longest a prompt waits for its snapshot before it is sent anyway (the snapshot then counts as late). */
+export const PROMPT_WAIT_MS = 200;
+
+const MB = 1024 * 1024;
+
+/** The roots' content before one turn: per root, the manifest the turn waited for and the one before it. */
+export interface TurnBefore {
+  readonly manifests: ReadonlyMap<string, Manifest>;
+  readonly previous: ReadonlyMap<string, Manifest | undefined>;
+  /**
+   * The prompt went out before the snapshot was done: a file the agent changed meanwhile may have been read after
+   * the change, so only records that had not changed since the previous snapshot are trusted.
+   */
+  late: boolean;
+}
+
+/** What the snapshot says a file held before the turn. */
+export type RecordedBefore =
+  | { readonly kind: 'bytes'; readonly bytes: Buffer }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'unrecorded'; readonly why: string }
+  /** Outside every root, no snapshot, or a late record that cannot be trusted: ask the other sources. */
+  | { readonly kind: 'unknown' };
+
+/**
+ * The snapshots of the session's roots, one per root folder, shared by every session working there, in the
+ * extension's storage. Settings (`howdah.snapshot.*`, `files.watcherExclude`) are read when a root is first
+ * snapshotted and again when they change (the root's snapshot then starts over). Watcher events mark paths to read
+ * again; `capture` is what a turn waits for before its prompt is sent.
+ */
+export class TurnSnapshots implements vscode.Disposable {
+  private readonly roots = new Map<string, { snapshot: TreeSnapshot; running?: Promise<Manifest> }>();
+  /** Turn snapshots still in use: their contents must outlive later refreshes. */
+  private readonly held = new Set<TurnBefore>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly storeDir: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('howdah.snapshot') || e.affectsConfiguration('files.watcherExclude')) this.roots.clear();
+    });
+  }
+
+  static enabled(): boolean {
+    return vscode.workspace.getConfiguration('howdah.snapshot').get<boolean>('enabled', true);
+  }
+
+  /** Starts snapshotting these roots in the background (a session opened): the first turn then waits for little. */
+  prepare(roots: readonly string[]): void {
+    if (!TurnSnapshots.enabled()) return;
+    for (const root of roots) void this.refresh(root).catch((e: unknown) => this.log(`Snapshot of ${root} failed: ${String(e)}`));
+  }
+
+  /** Marks a changed path to be read again by the next refresh of its root. */
+  markDirty(fsPath: string): void {
+    for (const [root, { snapshot }] of this.roots) if (inside(root, fsPath)) snapshot.markDirty(fsPath);
+  }
+
+  /** A fresh snapshot of the roots, kept until `release`. Undefined when snapshots are off. */
+  async capture(roots: readonly string[]): Promise<TurnBefore | undefined> {
+    if (!TurnSnapshots.enabled()) return undefined;
+    const manifests = new Map<string, Manifest>();
+    const previous = new Map<string, Manifest | undefined>();
+    await Promise.all(
+      roots.map(async (root) => {
+        // A refresh already under way may have passed a file the user saved since: wait for it, then take another.
+        await this.roots.get(root)?.running?.catch(() => undefined);
+        previous.set(root, this.roots.get(root)?.snapshot.current);
+        manifests.set(root, await this.refresh(root));
+      }),
+    );
+    const before: TurnBefore = { manifests, previous, late: false };
+    this.held.add(before);
+    return before;
+  }
+
+  /** The turn is over: its snapshot's contents may go once no later one refers to them. */
+  release(before: TurnBefore | undefined): void {
+    if (!before || !this.held.delete(before)) return;
+    const keep = new Set<string>();
+    for (const held of this.held) for (const m of held.manifests.values()) for (const h of m.hashes()) keep.add(h);
+    for (const { snapshot } of this.roots.values()) void snapshot.collect(keep).catch(() => undefined);
+  }
+
+  /** What `fsPath` held when the turn's snapshot was taken. */
+  async before(turn: TurnBefore, fsPath: string): Promise<RecordedBefore> {
+    const root = [...turn.manifests.keys()].filter((r) => inside(r, fsPath)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) return { kind: 'unknown' };
+    const lookup = turn.manifests.get(root)!.lookup(fsPath);
+    if (turn.late && !sameLookup(lookup, turn.previous.get(root)?.lookup(fsPath))) return { kind: 'unknown' };
+    switch (lookup.kind) {
+      case 'file': {
+        const bytes = await this.roots.get(root)?.snapshot.read(lookup.hash);
+        return bytes ? { kind: 'bytes', bytes } : { kind: 'unrecorded', why: 'original not recorded (its stored copy is missing)' };
+      }
+      case 'absent':
+        return { kind: 'absent' };
+      case 'outside':
+        return { kind: 'unknown' };
+      default:
+        return { kind: 'unrecorded', why: whyUnrecorded(lookup) };
+    }
+  }
+
+  /** Every change between the turn's snapshot and a fresh one of the same roots (the end-of-turn sweep). */
+  async changesSince(turn: TurnBefore): Promise<{ path: string; change: 'created' | 'modified' | 'deleted' }[]> {
+    const changes: { path: string; change: 'created' | 'modified' | 'deleted' }[] = [];
+    for (const [root, before] of turn.manifests) {
+      const now = await this.refresh(root);
+      changes.push(...now.changesSince(before));
+    }
+    return changes;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.roots.clear();
+    this.held.clear();
+  }
+
+  private refresh(root: string): Promise<Manifest> {
+    let entry = this.roots.get(root);
+    if (!entry) {
+      entry = { snapshot: new TreeSnapshot(this.options(root)) };
+      this.roots.set(root, entry);
+    }
+    const current = entry;
+    const running = current.snapshot.refresh();
+    current.running = running;
+    void running
+      .then((m) => this.log(`Snapshot of ${root}: ${m.size} files (${describeStats(current.snapshot)})`))
+      .catch(() => undefined)
+      .finally(() => {
+        if (current.running === running) current.running = undefined;
+      });
+    return running;
+  }
+
+  private options(root: string): SnapshotOptions {
+    const config = vscode.workspace.getConfiguration('howdah.snapshot', vscode.Uri.file(root));
+    const watcherExclude = vscode.workspace.getConfiguration('files', vscode.Uri.file(root)).get<Record<string, boolean>>('watcherExclude') ?? {};
+    const exclude = [...(config.get<string[]>('exclude') ?? [...DEFAULT_SNAPSHOT_EXCLUDES]), ...Object.keys(watcherExclude).filter((k) => watcherExclude[k])];
+    return {
+      roots: [root],
+      storeDir: path.join(this.storeDir, createHash('sha256').update(root).digest('hex').slice(0, 16)),
+      maxFileBytes: Math.max(0, config.get<number>('maxFileSize', 16)) * MB,
+      maxTotalBytes: Math.max(0, config.get<number>('maxTotalSize', 1024)) * MB,
+      exclude,
+      respectGitignore: config.get<boolean>('respectGitignore', true),
+      log: this.log,
+    };
+  }
+}
+
+function inside(root: string, fsPath: string): boolean {
+  return fsPath === root || fsPath.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** Same content in both lookups (a late snapshot's record is trusted only when it had not changed). */
+function sameLookup(a: Lookup, b: Lookup | undefined): boolean {
+  if (!b || a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.hash === b.hash;
+  return a.kind === 'absent';
+}
+
+export function whyUnrecorded(lookup: Lookup): string {
+  switch (lookup.kind) {
+    case 'skipped':
+      if (lookup.reason === 'too-large') return `original not recorded (${size(lookup.size)}, over howdah.snapshot.maxFileSize)`;
+      if (lookup.reason === 'over-total') return 'original not recorded (the snapshot was full: howdah.snapshot.maxTotalSize)';
+      return `original not recorded (unreadable${lookup.detail ? `: ${lookup.detail}` : ''})`;
+    case 'excluded':
+      if (lookup.reason === 'gitignored') return 'original not recorded (ignored by .gitignore)';
+      if (lookup.reason === 'git-dir') return 'original not recorded (inside .git, which Howdah never reads)';
+      return 'original not recorded (excluded by howdah.snapshot.exclude or files.watcherExclude)';
+    case 'symlink':
+      return 'original not recorded (a symbolic link)';
+    default:
+      return 'original not recorded';
+  }
+}
+
+function size(bytes: number | undefined): string {
+  if (bytes === undefined) return 'too large';
+  return bytes >= MB ? `${(bytes / MB).toFixed(bytes >= 10 * MB ? 0 : 1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function describeStats(snapshot: TreeSnapshot): string {
+  const s = snapshot.stats();
+  return `${s.filesRead} read, ${Math.round(s.bytesStored / 1024)} KB stored, ${Math.round(s.durationMs)} ms`;
+}
