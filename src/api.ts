@@ -41,6 +41,13 @@ export interface HowdahApi {
   setActive(sessionKey: string): void;
   /** Treats the workspace as untrusted (no agent starts) until called with false. It can only make Howdah stricter. */
   simulateUntrustedWorkspace(untrusted: boolean): void;
+  /**
+   * What the panel shows above the conversation, as sent to the page: a sign-in question, an untrusted workspace, why
+   * an agent could not start (`kind: 'startError'`), or the agents to choose from. Undefined when nothing is shown.
+   */
+  panelGate(): unknown;
+  /** Handles `message` as if the chat page had posted it (a button's intent), parsed and routed the same way. */
+  panelIntent(message: unknown): Promise<void>;
 }
 
 /** The sign-in question as the API shows it. */

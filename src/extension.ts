@@ -24,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   registerStatusBar(context, manager);
   const gate = agentGate(manager);
   context.subscriptions.push(gate);
-  registerChatPanel(context, manager, {
+  const panel = registerChatPanel(context, manager, {
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
     gate,
@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     await review.flush();
     await manager.shutdown();
   };
-  return createApi(manager);
+  return createApi(manager, panel);
 }
 
 /** Saves every conversation and stops every agent before the extension host goes away. */

@@ -1,8 +1,9 @@
 import type { SessionManager } from './agents/sessionManager';
 import type { HowdahApi } from './api';
+import type { ChatPanelProbe } from './panel/registerChatPanel';
 
-/** The API `activate` returns, over the session manager. */
-export function createApi(manager: SessionManager): HowdahApi {
+/** The API `activate` returns, over the session manager and the chat panel. */
+export function createApi(manager: SessionManager, panel: ChatPanelProbe): HowdahApi {
   const session = (key: string) => {
     const managed = manager.get(key);
     if (!managed) throw new Error(`No session ${key}`);
@@ -50,5 +51,7 @@ export function createApi(manager: SessionManager): HowdahApi {
     },
     setActive: (key) => manager.setActive(session(key).key),
     simulateUntrustedWorkspace: (untrusted) => manager.trust.simulateUntrusted(untrusted),
+    panelGate: () => (panel.gate ? JSON.parse(JSON.stringify(panel.gate)) : undefined),
+    panelIntent: (message) => panel.intent(message),
   };
 }

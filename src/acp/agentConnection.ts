@@ -104,7 +104,7 @@ export class AgentConnection {
   }
 
   private closedError(info: ExitInfo): ConnectionClosedError {
-    const how = info.signal ? `was killed by ${info.signal}` : info.code === null ? 'could not be started' : `exited with code ${info.code}`;
+    const how = howItEnded(info);
     const tail = this.process.stderrTail(20);
     const stopping = this.stateValue === 'stopping';
     const message = stopping
@@ -118,4 +118,9 @@ export class AgentConnection {
     this.stateValue = state;
     for (const listener of this.listeners) listener(state);
   }
+}
+
+/** How an agent's process ended, after its name: "exited with code 1", "was killed by SIGKILL", "could not be started". */
+export function howItEnded(info: ExitInfo): string {
+  return info.signal ? `was killed by ${info.signal}` : info.code === null ? 'could not be started' : `exited with code ${info.code}`;
 }

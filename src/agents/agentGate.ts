@@ -5,9 +5,10 @@ import { runInstall } from './agentRegistry';
 import type { SessionManager } from './sessionManager';
 
 /**
- * The panel's gate over the session manager: the open sign-in question, workspace trust, and — with no session and
- * no default agent — every known agent, installed or not. Its buttons sign in, start a session with the chosen agent
- * (making it the default, as the Quick Pick does), install, open docs or open the trust editor.
+ * The panel's gate over the session manager: the open sign-in question, workspace trust, why an agent could not
+ * start, and — with no session and no default agent — every known agent, installed or not. Its buttons sign in,
+ * start a session with the chosen agent (making it the default, as the Quick Pick does), install, open docs or open
+ * the trust editor; a start error's retry, show the agent's log, open the agents' settings or dismiss it.
  */
 export function agentGate(manager: SessionManager): GateSources & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
@@ -24,7 +25,8 @@ export function agentGate(manager: SessionManager): GateSources & vscode.Disposa
       const signIn = manager.signInRequest;
       const trusted = manager.trust.isTrusted;
       const mustChoose = !signIn && trusted && manager.list().length === 0 && !manager.registry.hasDefault();
-      return { signIn, trusted, availability: mustChoose ? await manager.registry.availability() : undefined };
+      const startFailure = manager.startFailure;
+      return { signIn, trusted, startFailure, availability: mustChoose ? await manager.registry.availability() : undefined };
     },
     chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
     async chooseAgent(agentId) {
@@ -43,6 +45,23 @@ export function agentGate(manager: SessionManager): GateSources & vscode.Disposa
     },
     async manageTrust() {
       await vscode.commands.executeCommand('workbench.trust.manage');
+    },
+    async startErrorAction(id, action) {
+      const failure = manager.startFailure;
+      if (failure?.id !== id) return;
+      switch (action) {
+        case 'retry':
+        case 'signIn':
+          // Starting again makes the agent ask for the sign-in, which the panel then shows.
+          return manager.retryStart(id);
+        case 'showLog':
+          return manager.showAgentLog(failure.agentId);
+        case 'editSettings':
+          await vscode.commands.executeCommand('workbench.action.openSettings', 'howdah.agents');
+          return;
+        case 'dismiss':
+          return manager.dismissStartFailure(id);
+      }
     },
     dispose() {
       for (const s of subscriptions) s.dispose();

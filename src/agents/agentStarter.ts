@@ -8,6 +8,7 @@ import type { Started } from './managedSession';
 import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
+import { during, markStep } from './startFailure';
 import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
 
@@ -30,11 +31,11 @@ export class AgentStarter {
    */
   async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
     this.trust.check();
-    const spec = await this.registry.launchSpec(agent, cwd, args);
+    const spec = await during('spawn', undefined, () => this.registry.launchSpec(agent, cwd, args));
     const router = new SessionRouter(spec.cwd, log, this.terminals);
     const connection = router.launch(spec, agent.name, this.version);
     try {
-      return { connection, router, init: await connection.start(), spec };
+      return { connection, router, init: await during('initialize', connection, () => connection.start()), spec };
     } catch (error) {
       const fallback = agent.catalog?.fallbackArgs;
       if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
@@ -61,10 +62,10 @@ export class AgentStarter {
           const methods = current.init.authMethods;
           const choices = signInChoices(agent, methods, true);
           const answer = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
-          if (!answer) throw new Error(`Signing in to ${agent.name} was cancelled.`);
           const connection = current.connection;
+          if (!answer) throw markStep(new Error(`Signing in to ${agent.name} was cancelled.`), 'authenticate', connection);
           const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
-            await connection.acp.call('authenticate', params);
+            await during('authenticate', connection, () => connection.acp.call('authenticate', params));
           });
           if (outcome === 'restart') {
             await current.connection.stop();

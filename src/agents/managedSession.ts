@@ -6,6 +6,7 @@ import type { AgentLog } from './agentLog';
 import type { KnownAgent } from './agentRegistry';
 import { RestartPolicy } from './restartPolicy';
 import type { SessionRouter } from './sessionRouter';
+import type { StartFailure } from './startFailure';
 
 export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
 
@@ -26,10 +27,13 @@ export interface ManagedSession {
 export class Managed implements ManagedSession {
   status: ManagedStatus = 'ready';
   exitReason: string | undefined;
+  /** Why the last restart failed, until the user acts on it. */
+  startFailure: StartFailure | undefined;
   readonly restarts = new RestartPolicy();
   constructor(
     readonly key: string,
-    readonly agent: KnownAgent,
+    /** How to start the agent; a Retry after a failed restart reads it from the settings again. */
+    public agent: KnownAgent,
     /** Undefined for a conversation restored after a window reload, until its agent starts again. */
     public connection: AgentConnection | undefined,
     public router: SessionRouter | undefined,

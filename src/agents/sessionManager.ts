@@ -11,6 +11,7 @@ import { Managed, newKey, type ManagedSession, type Started } from './managedSes
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
+import { during, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import type { EditReview } from '../edits/registerEdits';
@@ -30,6 +31,8 @@ export class SessionManager implements vscode.Disposable {
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
+  /** Why the last new session could not start, until the user acts on it (a restart's failure is on its session). */
+  private newSessionFailure: StartFailure | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
@@ -74,8 +77,9 @@ export class SessionManager implements vscode.Disposable {
     this.signIns.answer(choiceId, key);
   }
 
-  /** Starts the agent and a session with it. Throws (after telling the user) when it cannot. */
+  /** Starts the agent and a session with it. Throws (after telling the user, also in `startFailure`) when it cannot. */
   async newSession(agentId?: string): Promise<ManagedSession> {
+    this.clearNewSessionFailure();
     if (!this.trust.isTrusted) throw this.fail(UNTRUSTED_MESSAGE);
     const agent = this.registry.pick(agentId);
     if (!agent) {
@@ -88,7 +92,9 @@ export class SessionManager implements vscode.Disposable {
     let started: Started | undefined;
     try {
       started = await this.starter.start(agent, cwd, log);
-      const result = await this.starter.withSignIn(agent, started, log, (s) => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) }));
+      const result = await this.starter.withSignIn(agent, started, log, (s) =>
+        during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) })),
+      );
       started = result.started;
       const key = newKey();
       const session = new Session(started.connection.acp, result.value.sessionId, result.value, {
@@ -106,6 +112,9 @@ export class SessionManager implements vscode.Disposable {
       return managed;
     } catch (error) {
       await started?.connection.stop();
+      // Read after the stop: the agent's last stderr lines are in by then.
+      this.newSessionFailure = toStartFailure(agent, error);
+      this.changed.fire();
       if (error instanceof AgentNotFoundError) {
         log.error(error.message);
         void offerInstall(error.agent);
@@ -134,14 +143,16 @@ export class SessionManager implements vscode.Disposable {
     const managed = this.sessions.get(key);
     if (!managed || managed.status === 'restarting') return;
     managed.status = 'restarting';
+    managed.startFailure = undefined;
     this.changed.fire();
     await managed.connection?.stop();
     let started: Started | undefined;
     try {
       started = await this.starter.start(managed.agent, managed.cwd, managed.log);
       const oldId = managed.session.sessionId;
-      // With no transcript here yet (a session opened from the agent's history), its replay is the transcript.
-      const empty = managed.session.state.entries.length === 0;
+      // With no transcript here yet (a session opened from the agent's history, perhaps with a failed start said
+      // in it), its replay is the transcript.
+      const empty = managed.session.state.entries.every((e) => e.kind === 'error');
       const result = await this.starter.withSignIn(managed.agent, started, managed.log, (s) => this.continueSession(managed, s, empty));
       started = result.started;
       const { sessionId, setup } = result.value;
@@ -157,6 +168,7 @@ export class SessionManager implements vscode.Disposable {
       // An agent that started but could not continue the session is not left running.
       if (started && managed.connection !== started.connection) await started.connection.stop();
       managed.status = 'exited';
+      if (this.trust.isTrusted) managed.startFailure = toStartFailure(managed.agent, error, key);
       managed.exitReason = error instanceof Error ? error.message : String(error);
       managed.session.state.addError(`Restart failed: ${managed.exitReason}`, undefined, false);
       managed.log.error(`Restart failed: ${managed.exitReason}`);
@@ -172,15 +184,16 @@ export class SessionManager implements vscode.Disposable {
     s.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
     let refusal: string | undefined;
     try {
+      const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
       if (empty && acp.supports('loadSession')) {
         s.router.attach(managed.session);
-        return { sessionId, setup: await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+        return { sessionId, setup: await load() };
       }
-      if (acp.supports('resumeSession')) return { sessionId, setup: await acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+      if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };
       if (acp.supports('loadSession')) {
         s.router.dropUpdatesFor(sessionId);
         try {
-          return { sessionId, setup: await acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }) };
+          return { sessionId, setup: await load() };
         } finally {
           s.router.dropUpdatesFor(undefined);
         }
@@ -191,7 +204,7 @@ export class SessionManager implements vscode.Disposable {
       refusal = error.message;
       managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
     }
-    const created = await acp.call('newSession', { cwd: managed.cwd, mcpServers });
+    const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
     managed.session.state.addError(
       refusal
         ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`
@@ -214,6 +227,7 @@ export class SessionManager implements vscode.Disposable {
     }
     const agent = this.registry.list().find((a) => a.id === entry.agentId);
     if (!agent) throw this.fail(`The agent "${entry.agentId}" of that conversation is no longer configured.`);
+    this.clearNewSessionFailure();
     const key = entry.saved?.key ?? newKey();
     if (entry.saved) {
       this.restoreSaved([entry.saved]);
@@ -243,6 +257,45 @@ export class SessionManager implements vscode.Disposable {
       cursor = page.nextCursor ?? undefined;
     } while (cursor && sessions.length < 500);
     return { agentId: active.agentId, sessions };
+  }
+
+  /**
+   * Why an agent could not start: the last new session's failure, else the active conversation's failed restart.
+   * Held until the user acts: Retry, another session, or dismissing it.
+   */
+  get startFailure(): StartFailure | undefined {
+    return this.newSessionFailure ?? (this.activeKey ? this.sessions.get(this.activeKey)?.startFailure : undefined);
+  }
+
+  /**
+   * Starts again the way that failed: a new session with the same agent, or the same conversation's restart (with
+   * the agent's settings as they are now: the user may have just fixed them). Ignored unless `id` is shown.
+   */
+  async retryStart(id: string): Promise<void> {
+    const failure = this.startFailure;
+    if (failure?.id !== id) return;
+    const managed = failure.sessionKey ? this.sessions.get(failure.sessionKey) : undefined;
+    if (!managed) {
+      await this.newSession(failure.agentId).catch(() => undefined);
+      return;
+    }
+    managed.agent = this.registry.list().find((a) => a.id === managed.agentId) ?? managed.agent;
+    await this.restart(managed.key);
+  }
+
+  dismissStartFailure(id: string): void {
+    if (this.newSessionFailure?.id === id) this.newSessionFailure = undefined;
+    else {
+      const managed = this.activeKey ? this.sessions.get(this.activeKey) : undefined;
+      if (managed?.startFailure?.id !== id) return;
+      managed.startFailure = undefined;
+    }
+    this.changed.fire();
+  }
+
+  /** The agent's output channel, "Howdah: <agent>". */
+  showAgentLog(agentId: string): void {
+    this.logs.get(agentId)?.show();
   }
 
   agentLogLines(key: string): string[] {
@@ -361,6 +414,12 @@ export class SessionManager implements vscode.Disposable {
         });
       }
     });
+  }
+
+  private clearNewSessionFailure(): void {
+    if (!this.newSessionFailure) return;
+    this.newSessionFailure = undefined;
+    this.changed.fire();
   }
 
   private logFor(agent: KnownAgent): AgentLog {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * The panel's "before you can chat" states, shown above the conversation instead of a raw error: an agent waiting
- * for the user to sign in, a workspace where agents may not start, or no default agent yet (the agents found and
- * not found, to pick from). Part of the host ↔ webview protocol (src/panel/protocol.ts).
+ * for the user to sign in, a workspace where agents may not start, an agent that could not start (why, and what to
+ * do), or no default agent yet (the agents found and not found, to pick from). Part of the host ↔ webview protocol
+ * (src/panel/protocol.ts).
  */
 export type GateView =
   | {
@@ -14,7 +15,30 @@ export type GateView =
       readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
     }
   | { readonly kind: 'untrusted'; readonly message: string }
+  | StartErrorView
   | { readonly kind: 'chooseAgent'; readonly agents: readonly AgentChoiceView[] };
+
+/** An agent could not start a session (or continue one): held by the host until the user acts on it. */
+export interface StartErrorView {
+  readonly kind: 'startError';
+  /** Names this failure in the buttons' intents. */
+  readonly id: string;
+  /** "<agent> could not start a session" / "… could not continue the conversation". */
+  readonly title: string;
+  readonly agentName: string;
+  /** What failed, in Howdah's words. */
+  readonly message: string;
+  /** The agent's own words (the message of the error it answered): shown as such, never as markup. */
+  readonly agentMessage?: string;
+  /** The last lines it wrote to stderr, control sequences removed. */
+  readonly stderr: readonly string[];
+  /** The buttons, in order: `signIn` only when it failed signing in. */
+  readonly actions: readonly StartErrorAction[];
+}
+
+/** What the start error's buttons ask for: start again (Sign in does, and the agent asks how), the agent's log, its settings, or hide it. */
+export const START_ERROR_ACTIONS = ['retry', 'signIn', 'showLog', 'editSettings', 'dismiss'] as const;
+export type StartErrorAction = (typeof START_ERROR_ACTIONS)[number];
 
 export interface AgentChoiceView {
   readonly id: string;
@@ -47,6 +71,8 @@ export const GATE_INTENTS = [
   z.object({ type: z.literal('agentDocs'), agentId: id }),
   /** Open VS Code's workspace trust editor. */
   z.object({ type: z.literal('manageTrust') }),
+  /** A start error's button, for the failure `id`. */
+  z.object({ type: z.literal('startError'), id, action: z.enum(START_ERROR_ACTIONS) }),
 ] as const;
 
 export type GateIntent = z.output<(typeof GATE_INTENTS)[number]>;

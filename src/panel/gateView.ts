@@ -1,4 +1,4 @@
-import type { AgentChoiceView, GateView } from './gateProtocol';
+import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from './gateProtocol';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
 export interface GateAgent {
@@ -12,6 +12,8 @@ export interface GateAgent {
 export interface GateState {
   readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
   readonly trusted: boolean;
+  /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
+  readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
   /** Set only when the user has to pick an agent: no session and no default agent. */
   readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean }[];
 }
@@ -20,7 +22,8 @@ const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run progr
 
 /**
  * What the panel shows before a conversation can go on; pure. A sign-in question comes first (an agent is waiting),
- * then an untrusted workspace (nothing can start), then the first-run agent list, installed agents first.
+ * then an untrusted workspace (nothing can start), then why an agent could not start, then the first-run agent list,
+ * installed agents first.
  */
 export function gateView(state: GateState): GateView | undefined {
   if (state.signIn) {
@@ -28,6 +31,12 @@ export function gateView(state: GateState): GateView | undefined {
     return { kind: 'signIn', agentName, message, choices: choices.map((c) => ({ id: c.id, label: c.label, description: c.description })) };
   }
   if (!state.trusted) return { kind: 'untrusted', message: UNTRUSTED };
+  if (state.startFailure) {
+    const { id, agentName, sessionKey, message, agentMessage, stderr, signIn } = state.startFailure;
+    const title = sessionKey ? `${agentName} could not continue the conversation` : `${agentName} could not start a session`;
+    const actions: StartErrorAction[] = [...(signIn ? (['signIn'] as const) : []), 'retry', 'showLog', 'editSettings', 'dismiss'];
+    return { kind: 'startError', id, title, agentName, message, ...(agentMessage !== undefined ? { agentMessage } : {}), stderr: [...stderr], actions };
+  }
   if (!state.availability) return undefined;
   const agents = state.availability.map(({ agent, installed }): AgentChoiceView => ({
     id: agent.id,

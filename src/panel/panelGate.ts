@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { GateIntent, GateView } from './gateProtocol';
+import type { GateIntent, GateView, StartErrorAction } from './gateProtocol';
 import { gateView, type GateState } from './gateView';
 
 /** Where the gate's state comes from and what its buttons do (src/agents/agentGate.ts, over the session manager). */
@@ -11,6 +11,8 @@ export interface GateSources {
   installAgent(agentId: string): void;
   openDocs(agentId: string): Promise<void>;
   manageTrust(): Promise<void>;
+  /** A start error's button; `id` names the failure the page showed (ignored when it is no longer the one). */
+  startErrorAction(id: string, action: StartErrorAction): Promise<void>;
 }
 
 /**
@@ -62,6 +64,8 @@ export class PanelGate implements vscode.Disposable {
         return this.sources.openDocs(intent.agentId);
       case 'manageTrust':
         return this.sources.manageTrust();
+      case 'startError':
+        return this.sources.startErrorAction(intent.id, intent.action);
     }
   }
 

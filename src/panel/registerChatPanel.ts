@@ -3,10 +3,11 @@ import { registerChatCommands } from './chatCommands';
 import { ChatIntents } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
-import { GATE_INTENTS, type GateIntent } from './gateProtocol';
+import { GATE_INTENTS, type GateIntent, type GateView } from './gateProtocol';
 import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
+import { parseWebviewMessage, type WebviewMessage } from './protocol';
 import { ToolDiffViewer } from './toolDiff';
 
 /** What tests can observe of the panel without scraping the webview. */
@@ -14,6 +15,10 @@ export interface ChatPanelProbe {
   readonly postedMessages: number;
   readonly isVisible: boolean;
   readonly permissionNotifications: number;
+  /** What the gate above the conversation shows now (as sent to the page). */
+  readonly gate: GateView | undefined;
+  /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
+  intent(raw: unknown): Promise<void>;
 }
 
 export interface ChatPanelOptions {
@@ -65,15 +70,13 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     if (gate) postGate();
   };
 
-  provider.onIntent = (message) => {
+  const handle = async (message: WebviewMessage): Promise<void> => {
     if (message.type === 'ready' || message.type === 'loadEarlier') return; // handled by the provider
     const failed = (error: unknown) => output.error(`${message.type} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    if (GATE_TYPES.has(message.type)) {
-      gate?.handle(message as GateIntent).catch(failed);
-      return;
-    }
-    intents.handle(message as Exclude<typeof message, GateIntent>).catch(failed);
+    if (GATE_TYPES.has(message.type)) return gate?.handle(message as GateIntent).catch(failed);
+    return intents.handle(message as Exclude<typeof message, GateIntent>).catch(failed);
   };
+  provider.onIntent = (message) => void handle(message);
   provider.onViewChanged = (view) => alerts.setView(view);
 
   context.subscriptions.push(
@@ -98,6 +101,13 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     },
     get permissionNotifications() {
       return alerts.notifications;
+    },
+    get gate() {
+      return gate?.view;
+    },
+    async intent(raw) {
+      const message = parseWebviewMessage(raw, (reason) => output.warn(reason));
+      if (message) await handle(message);
     },
   };
 }

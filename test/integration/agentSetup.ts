@@ -30,3 +30,13 @@ export async function registerAgent(prefix: string, scenario: string, env: Recor
   await config.update('agents', agents, vscode.ConfigurationTarget.Global);
   return id;
 }
+
+/** Changes agent `id`'s entry in `howdah.agents`, as the user would after Edit Agent Settings. */
+export async function updateAgent(id: string, change: (agent: AgentSetting) => AgentSetting): Promise<void> {
+  const config = vscode.workspace.getConfiguration('howdah');
+  const agents = { ...(config.get<Record<string, AgentSetting>>('agents') ?? {}) };
+  const agent = agents[id];
+  if (!agent) throw new Error(`no agent ${id} is registered`);
+  agents[id] = change(agent);
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+}

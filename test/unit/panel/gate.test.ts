@@ -40,6 +40,20 @@ describe('panel gate: what stands before a conversation', () => {
     );
   });
 
+  it('why an agent could not start comes after sign-in and trust, before the agent list, until it is gone', () => {
+    const startFailure = { id: 'f1', agentName: 'Fake', message: 'session/new failed (error -32603).', agentMessage: 'no model', stderr: ['why'], signIn: false };
+    const availability = [{ agent: agent('a'), installed: true }];
+    assert.deepEqual(gateView({ trusted: true, startFailure, availability }), {
+      kind: 'startError', id: 'f1', title: 'Fake could not start a session', agentName: 'Fake', message: 'session/new failed (error -32603).', agentMessage: 'no model', stderr: ['why'], actions: ['retry', 'showLog', 'editSettings', 'dismiss'],
+    });
+    const restart = gateView({ trusted: true, startFailure: { ...startFailure, sessionKey: 's-1' } });
+    assert.equal(restart?.kind === 'startError' && restart.title, 'Fake could not continue the conversation');
+    const auth = gateView({ trusted: true, startFailure: { ...startFailure, signIn: true } });
+    assert.deepEqual(auth?.kind === 'startError' && auth.actions, ['signIn', 'retry', 'showLog', 'editSettings', 'dismiss']);
+    assert.equal(gateView({ trusted: false, startFailure })?.kind, 'untrusted');
+    assert.equal(gateView({ trusted: true, startFailure, signIn: { agentName: 'Fake', message: 'm', choices: [] } })?.kind, 'signIn');
+  });
+
   it('its buttons are webview messages the host accepts, and nothing looser', () => {
     for (const message of [
       { type: 'signIn', choiceId: 'chatgpt' },
@@ -48,10 +62,11 @@ describe('panel gate: what stands before a conversation', () => {
       { type: 'installAgent', agentId: 'gemini' },
       { type: 'agentDocs', agentId: 'gemini' },
       { type: 'manageTrust' },
+      ...['retry', 'signIn', 'showLog', 'editSettings', 'dismiss'].map((action) => ({ type: 'startError', id: 'f1', action })),
     ]) {
       assert.deepEqual(parseWebviewMessage(message), message);
     }
-    for (const bad of [{ type: 'signIn' }, { type: 'signIn', choiceId: '' }, { type: 'chooseAgent', agentId: 3 }, { type: 'installAgent' }]) {
+    for (const bad of [{ type: 'signIn' }, { type: 'signIn', choiceId: '' }, { type: 'chooseAgent', agentId: 3 }, { type: 'installAgent' }, { type: 'startError', id: 'f1', action: 'run' }, { type: 'startError', action: 'retry' }]) {
       assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
     }
   });
