@@ -46,6 +46,56 @@ describe('chat webview: gate', function () {
     assert.deepEqual(await posted(chat.page, 'manageTrust'), [{ type: 'manageTrust' }]);
   });
 
+  const startError = (extra = {}) => gate({
+    kind: 'startError', id: 'f7', title: 'Fake Broken could not start a session', agentName: 'Fake Broken',
+    message: 'session/new failed (error -32603).', agentMessage: '<img src=x onerror=alert(1)> no <b>model</b>',
+    stderr: ['fake-agent: \u001b[31merror:\u001b[0m model unavailable', 'fake-agent: <script>alert(2)</script>'],
+    actions: ['retry', 'showLog', 'editSettings', 'dismiss'], ...extra,
+  });
+
+  it("a start error: the agent's name, our message announced, its own words and stderr as text, and what to do", async function () {
+    await send(chat.page, snapshot({ head: { status: 'none', agentName: undefined, sessionKey: undefined, sessions: [] } }));
+    const dialogs = [];
+    chat.page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    await send(chat.page, startError());
+    const r = region('Fake Broken could not start a session');
+    await r.waitFor();
+    assert.equal((await r.getByRole('heading').innerText()).trim(), 'Fake Broken could not start a session');
+    assert.equal((await r.getByRole('alert').innerText()).split('\n')[0].trim(), 'session/new failed (error -32603).', 'our words are announced');
+    const said = r.locator('figure', { hasText: 'Fake Broken said:' });
+    assert.equal((await said.locator('blockquote').innerText()).trim(), '<img src=x onerror=alert(1)> no <b>model</b>', "the agent's words, as text");
+    assert.equal(await r.locator('img, b, script').count(), 0, 'no markup from the agent');
+    const stderr = r.getByLabel('The last lines Fake Broken wrote to stderr');
+    assert.equal(await stderr.innerText(), 'fake-agent: error: model unavailable\nfake-agent: <script>alert(2)</script>', 'escapes removed, markup as text');
+    assert.equal(await chat.page.locator('.welcome').isVisible(), false, 'it stands where the conversation would be, not beside "No agent session yet"');
+    const actions = r.getByRole('group', { name: 'What to do' }).getByRole('button');
+    assert.deepEqual(await actions.allInnerTexts(), ['Retry', 'Show Log', 'Edit Agent Settings', 'Dismiss']);
+    await posted(chat.page, undefined, { clear: true });
+    for (const name of ['Retry', 'Show Log', 'Edit Agent Settings', 'Dismiss']) {
+      const button = r.getByRole('button', { name, exact: true });
+      await button.focus();
+      assert.equal(await button.evaluate((b) => b === document.activeElement), true, `${name} takes the focus`);
+      await chat.page.keyboard.press('Enter');
+    }
+    assert.deepEqual(await posted(chat.page, 'startError'), ['retry', 'showLog', 'editSettings', 'dismiss'].map((action) => ({ type: 'startError', id: 'f7', action })));
+    assert.deepEqual(dialogs, [], 'nothing from the agent ran');
+    await send(chat.page, gate(null));
+    assert.equal(await chat.page.locator('.gate').isVisible(), false);
+    assert.equal(await chat.page.locator('.welcome').isVisible(), true, 'the empty state is back once it is gone');
+  });
+
+  it('a start error from signing in offers Sign in first; one with no stderr or words of its own shows only ours', async function () {
+    await send(chat.page, startError({ agentMessage: undefined, stderr: [], message: 'Signing in to Fake Broken was cancelled.', actions: ['signIn', 'retry', 'showLog', 'editSettings', 'dismiss'] }));
+    const r = region('Fake Broken could not start a session');
+    assert.equal(await r.locator('figure').count(), 0);
+    assert.equal((await r.getByRole('alert').innerText()).trim(), 'Signing in to Fake Broken was cancelled.');
+    const first = r.getByRole('button').first();
+    assert.equal(await first.getAttribute('aria-label'), 'Sign in to Fake Broken');
+    assert.equal((await first.innerText()).trim(), 'Sign in');
+    await r.getByRole('button', { name: 'Sign in to Fake Broken' }).click();
+    assert.deepEqual(await posted(chat.page, 'startError'), [{ type: 'startError', id: 'f7', action: 'signIn' }]);
+  });
+
   it('lists agents found (to start) and not found (how to install, Install, Docs)', async function () {
     await send(chat.page, gate({
       kind: 'chooseAgent',

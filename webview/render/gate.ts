@@ -1,11 +1,12 @@
-import type { AgentChoiceView, GateView } from '../../src/panel/gateProtocol';
-import { h, icon, prose } from '../dom';
+import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../../src/panel/gateProtocol';
+import { h, icon, prose, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
 
 /**
  * What stands between the user and a conversation, above it: "Sign in to <agent>" with the agent's sign-in methods
- * as buttons, an untrusted workspace and why nothing starts, or the agents found and not found to pick from. Hidden
- * when nothing does. Agent-supplied words (names, messages, labels) are shown as text with hidden characters revealed.
+ * as buttons, an untrusted workspace and why nothing starts, why an agent could not start (with what to do), or the
+ * agents found and not found to pick from. Hidden when nothing does. Agent-supplied words (names, messages, labels,
+ * stderr) are shown as text with hidden characters revealed.
  */
 export class GateBanner {
   readonly element = h('section', { class: 'gate', hidden: true });
@@ -14,6 +15,8 @@ export class GateBanner {
 
   update(gate: GateView | null): void {
     this.element.hidden = !gate;
+    // While a start error is shown, it stands where the conversation would be (the empty state's text is hidden).
+    this.element.classList.toggle('start-error', gate?.kind === 'startError');
     if (!gate) {
       this.element.replaceChildren();
       this.element.removeAttribute('aria-label');
@@ -34,6 +37,9 @@ export class GateBanner {
           this.button('Manage Workspace Trust', () => this.post({ type: 'manageTrust' })),
         ]);
         break;
+      case 'startError':
+        this.render(gate.title, 'error', this.startError(gate));
+        break;
       case 'chooseAgent':
         this.render('Choose an agent', 'hubot', [
           h('p', { class: 'gate-message' }, 'No default agent is set. Pick the agent for new sessions (it becomes the default):'),
@@ -48,6 +54,40 @@ export class GateBanner {
   private render(title: string, iconName: string, body: HTMLElement[]): void {
     this.element.setAttribute('aria-label', title);
     this.element.replaceChildren(h('h2', { class: 'gate-title' }, icon(iconName), ' ', prose(title)), ...body);
+  }
+
+  /**
+   * Why the agent could not start: our words announced at once (role alert), the agent's own words and its last
+   * stderr lines marked as coming from it, then what to do.
+   */
+  private startError(gate: StartErrorView): HTMLElement[] {
+    const act = (action: StartErrorAction) => () => this.post({ type: 'startError', id: gate.id, action });
+    const said = gate.agentMessage === undefined ? null : h('figure', { class: 'agent-said' }, h('figcaption', {}, prose(`${gate.agentName} said:`)), h('blockquote', { class: 'agent-words' }, prose(gate.agentMessage)));
+    const body: HTMLElement[] = [h('div', { class: 'start-error-reason', role: 'alert' }, h('p', { class: 'gate-message' }, prose(gate.message)), said)];
+    if (gate.stderr.length > 0) {
+      const caption = `The last lines ${gate.agentName} wrote to stderr`;
+      body.push(h('figure', { class: 'agent-said agent-stderr' }, h('figcaption', {}, prose(`${caption}:`)), h('pre', { tabindex: 0, 'aria-label': caption }, terminalText(gate.stderr.join('\n')))));
+    }
+    const buttons: Record<StartErrorAction, [name: string, text: string, description?: string]> = {
+      signIn: [`Sign in to ${gate.agentName}`, 'Sign in', 'Start again; the agent asks how to sign in'],
+      retry: ['Retry', 'Retry', 'Start again the same way'],
+      showLog: ['Show Log', 'Show Log', `The output channel "Howdah: ${gate.agentName}"`],
+      editSettings: ['Edit Agent Settings', 'Edit Agent Settings', 'Opens the howdah.agents setting'],
+      dismiss: ['Dismiss', 'Dismiss'],
+    };
+    const actions = gate.actions.filter((a) => a in buttons);
+    body.push(
+      h(
+        'div',
+        { class: 'gate-actions', role: 'group', 'aria-label': 'What to do' },
+        // The first is the one to press; the others are secondary.
+        ...actions.map((action, i) => {
+          const [name, text, description] = buttons[action];
+          return this.button(name, act(action), description, i === 0 ? '' : 'secondary', text);
+        }),
+      ),
+    );
+    return body;
   }
 
   private agentItem(agent: AgentChoiceView): HTMLElement {
