@@ -6,10 +6,13 @@ import { eachLimited, Pacer } from './pace';
 /**
  * The snapshot's content store: `<dir>/<2 hex>/<62 hex>`, the bytes of each SHA-256 once. Written atomically (temp
  * file in the same folder, then rename); read back verified, so a damaged blob is as good as a missing one. Which
- * blobs exist is listed once at start, then kept in memory (only this store writes here).
+ * blobs exist is kept in memory (only this store writes here): seeded with the hashes the saved stat cache refers to,
+ * and, for any other hash, asked of the disk once. A store that did not exist yet needs no asking.
  */
 export class SnapshotBlobs {
   private known: Set<string> | undefined;
+  /** True when `known` is everything on disk (a new store, or just listed), so a miss needs no check. */
+  private complete = false;
   private readonly shards = new Set<string>();
 
   constructor(readonly dir: string) {}
@@ -22,20 +25,20 @@ export class SnapshotBlobs {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
-  /** Lists what is on disk (once). */
-  async open(): Promise<void> {
+  /** Starts knowing `seed` (hashes the stat cache says were stored). Cheap: nothing is listed. */
+  async open(seed: Iterable<string> = []): Promise<void> {
     if (this.known) return;
-    this.known = new Set(await this.list());
-  }
-
-  has(hash: string): boolean {
-    return this.known?.has(hash) ?? false;
+    const exists = await fs.stat(this.dir).then(
+      () => true,
+      () => false,
+    );
+    this.known ??= new Set(exists ? seed : []);
+    this.complete = !exists;
   }
 
   /** Stores the bytes under their hash unless already there. Returns true when a blob was written. */
   async put(hash: string, bytes: Uint8Array): Promise<boolean> {
-    await this.open();
-    if (this.known!.has(hash)) return false;
+    if (await this.stored(hash)) return false;
     const file = this.file(hash);
     await this.shard(hash);
     const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
@@ -63,7 +66,7 @@ export class SnapshotBlobs {
     return {
       file,
       commit: async (hash) => {
-        if (this.known!.has(hash)) {
+        if (await this.stored(hash)) {
           await fs.unlink(file).catch(() => undefined);
           return false;
         }
@@ -88,7 +91,10 @@ export class SnapshotBlobs {
     await this.open();
     const pacer = new Pacer();
     const doomed: string[] = [];
-    for (const hash of await this.list()) {
+    const listed = await this.list();
+    this.known = new Set(listed);
+    this.complete = true;
+    for (const hash of listed) {
       if (!keep(hash)) doomed.push(hash);
       await pacer.tick();
     }
@@ -117,6 +123,18 @@ export class SnapshotBlobs {
       }
     });
     return hashes;
+  }
+
+  private async stored(hash: string): Promise<boolean> {
+    await this.open();
+    if (this.known!.has(hash)) return true;
+    if (this.complete) return false;
+    const there = await fs.access(this.file(hash)).then(
+      () => true,
+      () => false,
+    );
+    if (there) this.known!.add(hash);
+    return there;
   }
 
   private async shard(hash: string): Promise<void> {

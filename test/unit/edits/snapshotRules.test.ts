@@ -115,7 +115,7 @@ describe('turn snapshot: what is left out', () => {
     fs.appendFileSync(t.p('a.txt'), 'b');
     const m = await snap.refresh();
     assert.deepEqual([...m.paths()], [t.p('a.txt')]);
-    assert.deepEqual(m.lookup(path.join(store, 'stat-cache.v1')), { kind: 'excluded', reason: 'excluded' });
+    assert.deepEqual(m.lookup(path.join(store, 'stat-cache.bin')), { kind: 'excluded', reason: 'excluded' });
   });
 
   it('lookup: outside, absent, a root itself, nested roots', async () => {

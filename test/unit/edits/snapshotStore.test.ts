@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha, TempTree } from './snapshotSupport';
@@ -59,23 +60,25 @@ describe('turn snapshot: changes, store and stat cache', () => {
     const s = t.snapshot();
     await s.refresh();
     await s.flush();
-    const cache = path.join(t.store, 'stat-cache.v1');
-    const good = fs.readFileSync(cache, 'utf8');
-    const damaged = [
-      'not json at all\n',
-      good.slice(0, good.length - 20),
-      good.replace(/\tf\t/, '\tq\t'),
-      good.replace(/[0-9a-f]{64}/, 'zz'),
-      JSON.stringify({ format: 'other', version: 1 }) + '\n',
-      '',
-    ];
-    for (const text of damaged) {
-      fs.writeFileSync(cache, text);
+    const cache = path.join(t.store, 'stat-cache.bin');
+    const good = fs.readFileSync(cache);
+    const flipped = Buffer.from(good);
+    flipped[Math.floor(good.length / 2)] ^= 0x40;
+    // A record that does not parse, under a checksum that matches: the parser must not trust the checksum alone.
+    const body = Buffer.from(good.subarray(0, good.length - 32));
+    body[16 + body.readUInt32LE(12)] = 9; // the first record's kind
+    const resealed = Buffer.concat([body, createHash('sha256').update(body).digest()]);
+    const otherVersion = Buffer.from(good);
+    otherVersion.writeUInt32LE(99, 8);
+    const damaged = [Buffer.from('not a cache at all\n'), good.subarray(0, good.length - 20), flipped, resealed, otherVersion, Buffer.alloc(0)];
+    for (const [i, bytes] of damaged.entries()) {
+      fs.writeFileSync(cache, bytes);
       const lines: string[] = [];
       const snap = t.snapshot({ log: (l) => lines.push(l) });
       const m = await snap.refresh();
-      assert.equal(snap.stats().filesRead, 10, JSON.stringify(text.slice(0, 40)));
+      assert.equal(snap.stats().filesRead, 10, `case ${i}`);
       assert.equal(m.size, 10);
+      if (bytes.length) assert.ok(lines.some((l) => l.includes('damaged')), `case ${i} is reported`);
     }
     fs.rmSync(cache);
     const fresh = t.snapshot();
