@@ -1,26 +1,27 @@
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { HostNote, ToolCallState, UnrecordedChange } from '../session/state';
+import type { ToolCallState } from '../session/state';
 import type { Sandbox } from '../workspace/sandbox';
-import { decodeText, encodeText, type FileFormat } from '../workspace/textCodec';
-import { chooseBaseline, sourceRank, type BaselineEvidence, type BaselineSource, type Known } from './baselines';
+import { decodeText, type FileFormat } from '../workspace/textCodec';
+import { chooseBaseline, sourceRank, type BaselineSource, type Known } from './baselines';
 import { BlobStore } from './blobStore';
-import type { ContentRef, EditsState, KnownOrigin } from './editsState';
+import type { ContentRef, EditsState } from './editsState';
 import { configuredEncoding, isText, newFileFormat, readDisk } from './fileAccess';
 import { gitHeadVersion } from './gitBaseline';
-import { displayPath, type PendingChanges } from './pendingChanges';
-import { ignored, strength, Turn, type Hint, type TrackedSession } from './turn';
-import { PROMPT_WAIT_MS, type RecordedBefore, type TurnBefore, type TurnSnapshots } from './turnSnapshots';
+import type { PendingChanges } from './pendingChanges';
+import { ignored, snapshotBeforePrompt, strength, Turn, type Hint, type TrackedSession } from './turn';
+import { gatherEvidence, readKnown, storeContent } from './baselineEvidence';
+import { KnownContents } from './knownContents';
+import { TurnOutcomes, type TurnFindings } from './turnOutcomes';
+import type { TurnBefore, TurnSnapshots } from './turnSnapshots';
 
 /** Watcher events keep arriving for a moment after the agent answers the prompt. */
 const TURN_GRACE_MS = 1000;
 const EVENT_DELAY_MS = 100;
+/** File times may run a little ahead of this process's clock (coarse timestamps, another process's write). */
+const MTIME_SLACK_MS = 50;
 const EDIT_KINDS = new Set(['edit', 'delete', 'move']);
-const MAX_KNOWN = 10_000;
 /** Sources that know a file's content before the turn exactly; a file the snapshot could not record needs one. */
 const EXACT_SOURCES = new Set<BaselineSource>(['disk', 'turn', 'session', 'document', 'diff', 'snapshot']);
-/** Past this many unrecorded files in one turn, only the turn's footer lists the rest. */
-const MAX_UNRECORDED_LISTED = 50;
 const NO_SNAPSHOT: TurnBefore = { manifests: new Map(), previous: new Map(), late: false };
 
 export interface TrackerDeps {
@@ -35,12 +36,7 @@ export interface TrackerDeps {
 }
 
 export { Turn, type TrackedSession } from './turn';
-
-/** Where the tracker says what it found out about a turn's files: the session's transcript (registerEdits). */
-export interface TurnFindings {
-  noteToolCall(key: string, toolCallId: string, note: HostNote): void;
-  noteUnrecorded(key: string, turnIndex: number, files: UnrecordedChange[]): void;
-}
+export type { TurnFindings } from './turnOutcomes';
 
 /**
  * Notices what agents change, however they change it: our own writes report in through `recordChange`; agents that
@@ -62,22 +58,22 @@ export class ChangeTracker implements vscode.Disposable {
   private readonly log: (line: string) => void;
   private readonly follow: (path: string, line?: number) => void;
   private readonly snapshots: TurnSnapshots;
-  private readonly findings: TurnFindings;
+  private readonly outcomes: TurnOutcomes;
+  private readonly known: KnownContents;
 
   constructor(deps: TrackerDeps) {
     ({ state: this.state, blobs: this.blobs, pending: this.pending, persist: this.persist, log: this.log, follow: this.follow } = deps);
-    ({ snapshots: this.snapshots, findings: this.findings } = deps);
+    this.snapshots = deps.snapshots;
+    this.outcomes = new TurnOutcomes(deps);
+    this.known = new KnownContents(deps.state, deps.blobs, deps.pending, deps.persist);
     this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.rememberDocument(d, 'open')),
-      vscode.workspace.onDidSaveTextDocument((d) => this.rememberDocument(d, 'save')),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forgetDocument(d)),
+      this.known,
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document.uri.scheme === 'file' && this.pending.has(e.document.uri.fsPath)) this.pending.scheduleRefresh(e.document.uri.fsPath);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.watchWorkspaceFolders()),
     );
     this.watchWorkspaceFolders();
-    for (const d of vscode.workspace.textDocuments) this.rememberDocument(d, 'open');
   }
 
   openSession(key: string, sandbox: Sandbox): TrackedSession {
@@ -111,21 +107,7 @@ export class ChangeTracker implements vscode.Disposable {
     const session = this.sessions.get(key);
     const turn = session?.turn;
     if (!session || !turn || !turn.running || turn.before) return;
-    const previousSweep = session.sweep;
-    turn.before = (async () => {
-      await previousSweep;
-      return this.snapshots.capture(session.sandbox.roots);
-    })().catch((e: unknown) => {
-      this.log(`No snapshot before turn ${turn.index}: ${String(e)}`);
-      return undefined;
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const inTime = await Promise.race([turn.before.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), PROMPT_WAIT_MS)))]);
-    clearTimeout(timer);
-    if (!inTime) {
-      this.log(`The snapshot before turn ${turn.index} took over ${PROMPT_WAIT_MS} ms: the prompt went first`);
-      void turn.before.then((b) => b && (b.late = true));
-    }
+    await snapshotBeforePrompt(turn, session, this.snapshots, this.log);
   }
 
   turnEnded(key: string, index: number): void {
@@ -134,10 +116,9 @@ export class ChangeTracker implements vscode.Disposable {
     if (!session || !turn || turn.index !== index) return;
     turn.running = false;
     turn.endedAt = Date.now();
-    // Once the watcher's late events are in, every change the snapshot shows that they missed joins the review.
-    session.sweep = new Promise<void>((resolve) => setTimeout(resolve, TURN_GRACE_MS))
-      .then(() => this.sweep(turn))
-      .catch((e: unknown) => this.log(`The sweep after turn ${turn.index} failed: ${String(e)}`));
+    // At once (what changes after the turn is not the agent's): every change the snapshot shows that the watcher
+    // did not report joins the review.
+    session.sweep = this.sweep(turn).catch((e: unknown) => this.log(`The sweep after turn ${turn.index} failed: ${String(e)}`));
   }
 
   /** The user refused the agent's `fs/write_text_file` of this file: if it writes it anyway, the card says so. */
@@ -186,7 +167,7 @@ export class ChangeTracker implements vscode.Disposable {
     }
     const editing = EDIT_KINDS.has(call.kind) || call.content.some((c) => c.type === 'diff');
     if (editing && (call.status === 'pending' || call.status === 'in_progress')) {
-      for (const p of named) if (!turn.snapshots.has(p) && !this.state.known.has(p)) turn.snapshots.set(p, this.snapshot(p));
+      for (const p of named) if (!turn.snapshots.has(p) && !this.known.has(p)) turn.snapshots.set(p, readKnown(p));
     }
     if ((editing || call.kind === 'execute') && (call.status === 'completed' || call.status === 'failed')) {
       // Done: look at every file it named, even where no watcher event comes (folders excluded from watching).
@@ -227,7 +208,7 @@ export class ChangeTracker implements vscode.Disposable {
   /** We wrote (or restored) a file ourselves: what is there now is known, so its watcher event is not a change. */
   noteOwnWrite(path: string, bytes: Uint8Array | null): void {
     const ref = bytes ? this.blobs.put(bytes) : null;
-    this.setKnown(path, ref, 'session');
+    this.known.set(path, ref, 'session');
     const entry = this.pending.entry(path);
     if (entry) entry.expected = ref;
   }
@@ -257,7 +238,7 @@ export class ChangeTracker implements vscode.Disposable {
     if (ignored(path, turn !== undefined)) return;
     this.snapshots.markDirty(path);
     // Outside turns only files we already follow matter (to keep what we know of them fresh).
-    if (!turn && !this.state.known.has(path) && !this.pending.has(path)) return;
+    if (!turn && !this.known.has(path) && !this.pending.has(path)) return;
     this.queue(path, hint, EVENT_DELAY_MS);
   }
 
@@ -286,15 +267,19 @@ export class ChangeTracker implements vscode.Disposable {
   private async observe(path: string, hint: Hint, forTurn?: Turn): Promise<void> {
     const turn = forTurn ?? this.turnFor(path);
     const disk = await readDisk(path);
-    this.log(`${hint}: ${path} (${'missing' in disk ? 'missing' : 'unreadable' in disk ? disk.unreadable : 'text'}; turn ${turn?.index ?? 'none'}; known ${this.state.known.has(path)})`);
-    const prev = this.state.known.get(path);
+    this.log(`${hint}: ${path} (${'missing' in disk ? 'missing' : 'unreadable' in disk ? disk.unreadable : 'text'}; turn ${turn?.index ?? 'none'}; known ${this.known.has(path)})`);
+    const prev = this.known.get(path);
     if (!turn || turn.changed.has(path) || turn.opaque.has(path)) {
       if ('unreadable' in disk) return;
       const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
-      if (prev?.ref === nowRef && !turn) return;
+      if (prev?.ref === nowRef) {
+        // A version we know already: our own write, or one seen before.
+        if (turn && hint === 'reported') await this.reconsider(path, turn);
+        return;
+      }
       if (!turn) {
         // Not an agent's turn: the user, git or a formatter. The review (if any) follows the new content.
-        if (prev) this.setKnown(path, nowRef, prev.origin);
+        if (prev) this.known.set(path, nowRef, prev.origin);
         if (this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
         return;
       }
@@ -309,7 +294,7 @@ export class ChangeTracker implements vscode.Disposable {
     }
     // Maybe this turn's first change of the file: what the snapshot says it held before the turn decides.
     const recorded = turn.before ? await this.snapshots.before((await turn.before) ?? NO_SNAPSHOT, path) : ({ kind: 'unknown' } as const);
-    if ('unreadable' in disk) return this.observeOpaque(turn, path, disk.unreadable, recorded);
+    if ('unreadable' in disk) return this.outcomes.opaqueChanged(turn, path, disk.unreadable, recorded);
     const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
     if (recorded.kind === 'bytes' && nowRef === BlobStore.hash(recorded.bytes)) return;
     if (recorded.kind === 'absent' && nowRef === null) return;
@@ -319,7 +304,7 @@ export class ChangeTracker implements vscode.Disposable {
     }
     const current: Known = isText(disk) ? { text: disk.text, bytes: disk.bytes } : null;
     const currentFormat = isText(disk) ? disk.format : undefined;
-    const evidence = await this.gather(path, turn, prev, current, hint);
+    const evidence = await gatherEvidence(this.blobs, path, turn, prev, current, hint);
     if (recorded.kind === 'bytes') evidence.turn = { text: decodeText(recorded.bytes, configuredEncoding(path)).text, bytes: recorded.bytes };
     if (recorded.kind === 'absent') evidence.turn = null;
     let choice = chooseBaseline(evidence);
@@ -335,9 +320,9 @@ export class ChangeTracker implements vscode.Disposable {
       this.log(`Named by a tool call, no earlier version known (not open, not in git): ${path}`);
     } else if (!choice || (recorded.kind === 'unrecorded' && !EXACT_SOURCES.has(choice.source))) {
       const why = recorded.kind === 'unrecorded' ? recorded.why : 'original not recorded (not in the snapshot, not open, not in git)';
-      this.addOpaque(turn, path, nowRef === null ? 'deleted' : 'modified', undefined, why);
+      this.outcomes.addOpaque(turn, path, nowRef === null ? 'deleted' : 'modified', undefined, why);
     } else {
-      const { ref, format } = this.store(choice.content, currentFormat, path);
+      const { ref, format } = storeContent(this.blobs, choice.content, currentFormat, path);
       turn.changed.set(path, ref);
       turn.evidence.set(path, evidence);
       this.state.recordCheckpoint(turn.session.key, turn.index, path, ref);
@@ -346,7 +331,7 @@ export class ChangeTracker implements vscode.Disposable {
         await this.pending.add({ path, session: turn.session.key, baseline: ref, format, source: choice.source, turn: turn.index, decided: false });
       }
     }
-    this.noteIfRefused(turn, path);
+    this.outcomes.noteIfRefused(turn, path);
     this.agentVersion(path, nowRef);
   }
 
@@ -361,53 +346,17 @@ export class ChangeTracker implements vscode.Disposable {
     const format = bytes === null ? newFileFormat(path) : decodeText(bytes, configuredEncoding(path)).format;
     turn.reviewed.add(path);
     await this.pending.add({ path, session: turn.session.key, baseline: base, format, source: 'disk', turn: turn.index, decided: false });
-    this.noteIfRefused(turn, path);
+    this.outcomes.noteIfRefused(turn, path);
   }
 
   /** What the agent left in a file: a later difference from it is someone else's change. */
   private agentVersion(path: string, nowRef: ContentRef): void {
-    this.setKnown(path, nowRef, 'session');
+    this.known.set(path, nowRef, 'session');
     const entry = this.pending.entry(path);
     if (entry) {
       entry.expected = nowRef;
       this.pending.scheduleRefresh(path, 0);
     }
-  }
-
-  /** A file with no text to diff (binary, huge, special) changed: its exact bytes before, when the snapshot has them. */
-  private async observeOpaque(turn: Turn, path: string, why: string, recorded: RecordedBefore): Promise<void> {
-    const now = await fs.readFile(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined));
-    if (recorded.kind === 'bytes') {
-      if (now && Buffer.compare(now, recorded.bytes) === 0) return;
-      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', this.blobs.put(recorded.bytes), why);
-    } else if (recorded.kind === 'absent') {
-      if (now === null) return;
-      this.addOpaque(turn, path, 'created', null, why);
-    } else {
-      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', undefined, recorded.kind === 'unrecorded' ? recorded.why : `original not recorded (${why})`);
-    }
-    this.noteIfRefused(turn, path);
-  }
-
-  private addOpaque(turn: Turn, path: string, kind: 'modified' | 'created' | 'deleted', baseline: ContentRef | undefined, why: string): void {
-    turn.opaque.add(path);
-    const key = turn.session.key;
-    if (baseline !== undefined) {
-      turn.changed.set(path, baseline);
-      this.state.recordCheckpoint(key, turn.index, path, baseline);
-      this.persist();
-    } else {
-      turn.unrecorded.set(path, why);
-      this.log(`Changed during turn ${turn.index}, ${why}: ${path}`);
-      // A command that rewrites a whole excluded folder must not flood the list: the turn's footer counts them all.
-      if ([...turn.unrecorded.keys()].filter((p) => this.pending.opaque(p)).length >= MAX_UNRECORDED_LISTED) return;
-    }
-    this.pending.addOpaque({ path, session: key, turn: turn.index, kind, why, ...(baseline !== undefined ? { baseline } : {}) });
-  }
-
-  private noteIfRefused(turn: Turn, path: string): void {
-    if (!turn.refused.has(path)) return;
-    for (const id of turn.callsFor(path)) this.findings.noteToolCall(turn.session.key, id, { kind: 'written-after-refusal', path });
   }
 
   /**
@@ -418,28 +367,17 @@ export class ChangeTracker implements vscode.Disposable {
     const before = await turn.before;
     try {
       await Promise.all([...this.chains.values()]);
-      if (before) {
-        for (const { path } of await this.snapshots.changesSince(before)) {
+      if (before && this.sessions.get(turn.session.key) === turn.session) {
+        for (const { path, mtimeMs } of await this.snapshots.changesSince(before)) {
           if (turn.changed.has(path) || turn.opaque.has(path) || ignored(path, true)) continue;
+          // Written after the turn ended (the user, the next test, a build): someone else's change.
+          if (mtimeMs !== undefined && mtimeMs > turn.endedAt + MTIME_SLACK_MS) continue;
           await this.enqueue(path, 'swept', turn);
         }
       }
-      this.reportTurn(turn);
+      this.outcomes.report(turn);
     } finally {
       this.snapshots.release(before);
-    }
-  }
-
-  private reportTurn(turn: Turn): void {
-    const key = turn.session.key;
-    if (turn.unrecorded.size > 0) {
-      this.findings.noteUnrecorded(key, turn.index, [...turn.unrecorded].map(([path, why]) => ({ path: displayPath(path), why })));
-    }
-    for (const [path, calls] of turn.diffs) {
-      if (turn.changed.has(path) || turn.opaque.has(path) || this.pending.has(path)) continue;
-      for (const [toolCallId, diff] of calls) {
-        if (diff.oldText !== diff.newText) this.findings.noteToolCall(key, toolCallId, { kind: 'untied-diff', path });
-      }
     }
   }
 
@@ -450,44 +388,11 @@ export class ChangeTracker implements vscode.Disposable {
     if (!entry || !evidence || entry.decided || entry.turn !== turn.index || entry.session !== turn.session.key) return;
     const choice = chooseBaseline({ ...evidence, diffs: turn.diffsFor(path) });
     if (!choice || sourceRank(choice.source) >= sourceRank(entry.source)) return;
-    const { ref } = this.store(choice.content, entry.format, path);
+    const { ref } = storeContent(this.blobs, choice.content, entry.format, path);
     this.state.replaceCheckpoint(turn.session.key, turn.index, path, ref);
     turn.changed.set(path, ref);
     this.pending.replaceBaseline(path, ref, choice.source as BaselineSource);
     this.log(`Baseline of ${path} now from ${choice.source}`);
-  }
-
-  private async gather(path: string, turn: Turn, prev: { ref: ContentRef; origin: KnownOrigin } | undefined, current: Known, hint: Hint): Promise<BaselineEvidence> {
-    const evidence: BaselineEvidence = { current, appeared: hint === 'created' && prev === undefined, diffs: turn.diffsFor(path) };
-    if (prev) {
-      const known = prev.ref === null ? null : await this.blobs.get(prev.ref);
-      if (known !== undefined) {
-        const content: Known = known === null ? null : { text: decodeText(known, configuredEncoding(path)).text, bytes: Buffer.from(known) };
-        if (prev.origin === 'document') evidence.document = content;
-        else evidence.session = content;
-      }
-    }
-    const snapshot = turn.snapshots.get(path);
-    if (snapshot) {
-      const s = await snapshot;
-      if (s !== undefined) evidence.snapshot = s;
-    }
-    return evidence;
-  }
-
-  /** Content → blob: bytes as they were when we have them, else the text in the file's format. */
-  private store(content: Known, currentFormat: FileFormat | undefined, path: string): { ref: ContentRef; format: FileFormat } {
-    if (content === null) return { ref: null, format: currentFormat ?? newFileFormat(path) };
-    if (content.bytes) return { ref: this.blobs.put(content.bytes), format: decodeText(content.bytes, configuredEncoding(path)).format };
-    const format = currentFormat ?? newFileFormat(path);
-    return { ref: this.blobs.put(encodeText(content.text, format)), format };
-  }
-
-  private async snapshot(path: string): Promise<Known | undefined> {
-    const disk = await readDisk(path);
-    if ('missing' in disk) return null;
-    if ('unreadable' in disk) return undefined;
-    return { text: disk.text, bytes: disk.bytes };
   }
 
   /** The turn a change of this path belongs to: a running turn whose roots hold it (or one that just ended and named it). */
@@ -500,37 +405,5 @@ export class ChangeTracker implements vscode.Disposable {
       .filter((t) => t.session.sandbox.roots.some((root) => t.session.sandbox.contains(root, path)));
     // Several sessions at work in the same folder: the one whose tool calls named the file, else one still running.
     return turns.find((t) => t.mentioned.has(path)) ?? turns.find((t) => t.running) ?? turns[0];
-  }
-
-  private setKnown(path: string, ref: ContentRef, origin: KnownOrigin): void {
-    this.state.known.delete(path);
-    this.state.known.set(path, { ref, origin });
-    if (this.state.known.size > MAX_KNOWN) {
-      // Forget the files seen longest ago (never one under review): the map would otherwise grow with every session.
-      for (const p of this.state.known.keys()) {
-        if (this.state.known.size <= MAX_KNOWN * 0.9) break;
-        if (!this.pending.has(p)) this.state.known.delete(p);
-      }
-    }
-    if (origin === 'session') this.persist();
-  }
-
-  private rememberDocument(document: vscode.TextDocument, why: 'open' | 'save'): void {
-    if (document.uri.scheme !== 'file') return;
-    const path = document.uri.fsPath;
-    if (ignored(path, false)) return;
-    const prev = this.state.known.get(path);
-    // What we know from our own tracking beats what a document happened to hold when opened.
-    if (why === 'open' && prev?.origin === 'session') return;
-    void readDisk(path).then((disk) => {
-      if (!isText(disk)) return;
-      this.setKnown(path, this.blobs.put(disk.bytes), prev?.origin ?? 'document');
-      if (why === 'save' && this.pending.has(path)) this.pending.scheduleRefresh(path, 0);
-    });
-  }
-
-  private forgetDocument(document: vscode.TextDocument): void {
-    if (document.uri.scheme !== 'file') return;
-    if (this.state.known.get(document.uri.fsPath)?.origin === 'document') this.state.known.delete(document.uri.fsPath);
   }
 }

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../workspace/sandbox';
 import type { BaselineEvidence, DiffReport, Known } from './baselines';
 import type { ContentRef } from './editsState';
-import type { TurnBefore } from './turnSnapshots';
+import { PROMPT_WAIT_MS, type TurnBefore, type TurnSnapshots } from './turnSnapshots';
 
 /** What a file-system event or a report says happened to a path, strongest first when several merge. */
 export type Hint = 'created' | 'changed' | 'deleted' | 'reported' | 'swept';
@@ -81,4 +81,30 @@ export function ignored(path: string, inTurn: boolean): boolean {
     return !(inside[0] === 'hooks' || (inside.length === 1 && inside[0] === 'config'));
   }
   return /\.howdah-[0-9a-f]+\.tmp$/.test(path);
+}
+
+/**
+ * Before the prompt goes out: the roots' snapshot (after the previous turn's sweep), waited for at most
+ * `PROMPT_WAIT_MS`. Past that the prompt is sent and the snapshot, when done, is marked late (`TurnBefore.late`)
+ * before anyone reads it.
+ */
+export async function snapshotBeforePrompt(turn: Turn, session: TrackedSession, snapshots: TurnSnapshots, log: (line: string) => void): Promise<void> {
+  let promptSent = false;
+  const previousSweep = session.sweep;
+  turn.before = (async () => {
+    await previousSweep;
+    const before = await snapshots.capture(session.sandbox.roots);
+    if (before && promptSent) before.late = true;
+    return before;
+  })().catch((e: unknown) => {
+    log(`No snapshot before turn ${turn.index}: ${String(e)}`);
+    return undefined;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const inTime = await Promise.race([turn.before.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), PROMPT_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (!inTime) {
+    promptSent = true;
+    log(`The snapshot before turn ${turn.index} took over ${PROMPT_WAIT_MS} ms: the prompt went first`);
+  }
 }

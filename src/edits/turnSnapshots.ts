@@ -109,12 +109,18 @@ export class TurnSnapshots implements vscode.Disposable {
     }
   }
 
-  /** Every change between the turn's snapshot and a fresh one of the same roots (the end-of-turn sweep). */
-  async changesSince(turn: TurnBefore): Promise<{ path: string; change: 'created' | 'modified' | 'deleted' }[]> {
-    const changes: { path: string; change: 'created' | 'modified' | 'deleted' }[] = [];
+  /**
+   * Every change between the turn's snapshot and a fresh one of the same roots (the end-of-turn sweep), with the
+   * file's modification time now (ms; none for a deleted file), so a change made after the turn is told apart.
+   */
+  async changesSince(turn: TurnBefore): Promise<{ path: string; change: 'created' | 'modified' | 'deleted'; mtimeMs?: number }[]> {
+    const changes: { path: string; change: 'created' | 'modified' | 'deleted'; mtimeMs?: number }[] = [];
     for (const [root, before] of turn.manifests) {
       const now = await this.refresh(root);
-      changes.push(...now.changesSince(before));
+      for (const c of now.changesSince(before)) {
+        const record = now.record(c.path);
+        changes.push(record ? { ...c, mtimeMs: Number(record.stat.mtimeNs / 1_000_000n) } : c);
+      }
     }
     return changes;
   }

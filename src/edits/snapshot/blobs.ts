@@ -25,14 +25,14 @@ export class SnapshotBlobs {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
-  /** Starts knowing `seed` (hashes the stat cache says were stored). Cheap: nothing is listed. */
-  async open(seed: Iterable<string> = []): Promise<void> {
+  /** Starts knowing `seed()` (hashes the stat cache says were stored). Cheap: nothing is listed. */
+  async open(seed: () => Iterable<string> = () => []): Promise<void> {
     if (this.known) return;
     const exists = await fs.stat(this.dir).then(
       () => true,
       () => false,
     );
-    this.known ??= new Set(exists ? seed : []);
+    this.known ??= new Set(exists ? seed() : []);
     this.complete = !exists;
   }
 

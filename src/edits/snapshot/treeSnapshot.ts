@@ -110,7 +110,7 @@ export class TreeSnapshot {
     const startedAt = Date.now();
     const stats = emptyStats();
     const prev = this.latest ? { startedAt: this.latest.startedAt, files: this.latest.files } : await this.previous();
-    await this.blobs.open(hashesOf(prev.files));
+    await this.blobs.open(() => hashesOf(prev.files));
     const dirty = this.dirty;
     this.dirty = new Set();
     const racyFrom = BigInt(Math.floor(prev.startedAt - RACY_MS)) * 1_000_000n;
