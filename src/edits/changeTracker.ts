@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { ToolCallState } from '../session/state';
 import type { Sandbox } from '../workspace/sandbox';
-import { decodeText, type FileFormat } from '../workspace/textCodec';
+import { decodeText, looksBinary, type FileFormat } from '../workspace/textCodec';
 import { chooseBaseline, sourceRank, type BaselineSource, type Known } from './baselines';
 import { BlobStore } from './blobStore';
 import type { ContentRef, EditsState } from './editsState';
-import { configuredEncoding, isText, newFileFormat, readDisk } from './fileAccess';
+import { configuredEncoding, isText, newFileFormat, NOT_A_FILE, readDisk } from './fileAccess';
 import { gitHeadVersion } from './gitBaseline';
 import type { PendingChanges } from './pendingChanges';
 import { ignored, snapshotBeforePrompt, strength, Turn, type Hint, type TrackedSession } from './turn';
@@ -49,6 +49,7 @@ export class ChangeTracker implements vscode.Disposable {
   private readonly sessions = new Map<string, TrackedSession>();
   private readonly queued = new Map<string, { hint: Hint; timer: ReturnType<typeof setTimeout> }>();
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly reports = new Set<ReturnType<typeof setTimeout>>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watched = new Map<string, vscode.FileSystemWatcher>();
   private readonly state: EditsState;
@@ -215,6 +216,7 @@ export class ChangeTracker implements vscode.Disposable {
 
   dispose(): void {
     for (const q of this.queued.values()) clearTimeout(q.timer);
+    for (const r of this.reports) clearTimeout(r);
     for (const w of this.watched.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
   }
@@ -272,8 +274,9 @@ export class ChangeTracker implements vscode.Disposable {
     if (!turn || turn.changed.has(path) || turn.opaque.has(path)) {
       if ('unreadable' in disk) return;
       const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
-      if (prev?.ref === nowRef) {
-        // A version we know already: our own write, or one seen before.
+      // A version we know already: our own write, or one seen before. (During a turn, not merely what an editor
+      // opening the file read from disk: that may already be the agent's write.)
+      if (prev?.ref === nowRef && (!turn || prev.origin === 'session')) {
         if (turn && hint === 'reported') await this.reconsider(path, turn);
         return;
       }
@@ -294,7 +297,13 @@ export class ChangeTracker implements vscode.Disposable {
     }
     // Maybe this turn's first change of the file: what the snapshot says it held before the turn decides.
     const recorded = turn.before ? await this.snapshots.before((await turn.before) ?? NO_SNAPSHOT, path) : ({ kind: 'unknown' } as const);
-    if ('unreadable' in disk) return this.outcomes.opaqueChanged(turn, path, disk.unreadable, recorded);
+    if ('unreadable' in disk) {
+      // A folder (or socket, pipe) is no change of its own: the files in it are. Only a file it replaced counts.
+      if (disk.unreadable === NOT_A_FILE && recorded.kind !== 'bytes') return;
+      return this.outcomes.opaqueChanged(turn, path, disk.unreadable, recorded);
+    }
+    // Binary before the turn (now deleted, or text): no text review can show or settle it.
+    if (recorded.kind === 'bytes' && looksBinary(recorded.bytes, configuredEncoding(path))) return this.outcomes.opaqueChanged(turn, path, 'binary', recorded);
     const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
     if (recorded.kind === 'bytes' && nowRef === BlobStore.hash(recorded.bytes)) return;
     if (recorded.kind === 'absent' && nowRef === null) return;
@@ -375,10 +384,15 @@ export class ChangeTracker implements vscode.Disposable {
           await this.enqueue(path, 'swept', turn);
         }
       }
-      this.outcomes.report(turn);
     } finally {
       this.snapshots.release(before);
     }
+    // The turn's findings, once the watcher's late events and the reports of its tool calls are in.
+    const report = setTimeout(() => {
+      this.reports.delete(report);
+      void Promise.all([...this.chains.values()]).then(() => this.outcomes.report(turn));
+    }, TURN_GRACE_MS);
+    this.reports.add(report);
   }
 
   /** A diff reported after the baseline was taken may be a better source (only within the turn, before decisions). */

@@ -10,6 +10,8 @@ import { editsBetween } from './hunks';
  */
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** `readDisk`'s word for a folder, socket or pipe. */
+export const NOT_A_FILE = 'not a regular file';
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
 
@@ -50,7 +52,7 @@ export async function readDisk(fsPath: string): Promise<DiskRead> {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
     return { unreadable: String((error as Error).message) };
   }
-  if (!stat.isFile()) return { unreadable: 'not a regular file' };
+  if (!stat.isFile()) return { unreadable: NOT_A_FILE };
   if (stat.size > MAX_FILE_BYTES) return { unreadable: `over ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   const bytes = await fs.readFile(fsPath).catch(() => undefined);
   if (!bytes) return { missing: true };

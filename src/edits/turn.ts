@@ -30,6 +30,8 @@ export class Turn {
   /** path → the tool calls that named it (diffs and locations), first first. */
   readonly callsByPath = new Map<string, Set<string>>();
   lastToolCallId: string | undefined;
+  /** Its findings went to the transcript (later ones follow one by one). */
+  reported = false;
   /** The roots' content before the turn (the snapshot the prompt waited for); undefined when snapshots are off. */
   before: Promise<TurnBefore | undefined> | undefined;
   /** Paths whose `fs/write_text_file` the user refused in this turn. */

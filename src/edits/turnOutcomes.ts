@@ -57,6 +57,8 @@ export class TurnOutcomes {
     } else {
       turn.unrecorded.set(path, why);
       this.log(`Changed during turn ${turn.index}, ${why}: ${path}`);
+      // Found after the turn's report (a late event): its footer learns of it now.
+      if (turn.reported) this.findings.noteUnrecorded(key, turn.index, [{ path: displayPath(path), why }]);
       // A command that rewrites a whole excluded folder must not flood the list: the turn's footer counts them all.
       if ([...turn.unrecorded.keys()].filter((p) => this.pending.opaque(p)).length >= MAX_UNRECORDED_LISTED) return;
     }
@@ -69,6 +71,7 @@ export class TurnOutcomes {
   }
 
   report(turn: Turn): void {
+    turn.reported = true;
     const key = turn.session.key;
     if (turn.unrecorded.size > 0) {
       this.findings.noteUnrecorded(key, turn.index, [...turn.unrecorded].map(([path, why]) => ({ path: displayPath(path), why })));
