@@ -11,7 +11,7 @@ const NOISE = /ENOTFOUND|Creating a socket|connection token|grace time|builtin e
  * Opens the workbench on `folder` with the extension at `devPath` and the suite at `testsPath`
  * (server-side absolute paths), prints the suite's output, resolves to its exit code (or 'timeout').
  */
-export async function runExtensionTests({ page, server, folder, devPath, testsPath, env = {}, timeoutMs = Number(process.env.HOWDAH_SUITE_TIMEOUT_MS) || 5 * 60000 }) {
+export async function runExtensionTests({ page, server, folder, devPath, testsPath, env = {}, timeoutMs = Number(process.env.HOWDAH_SUITE_TIMEOUT_MS) || 10 * 60000 }) {
   const payload = [
     ['extensionDevelopmentPath', server.remote(devPath)],
     ['extensionTestsPath', server.remote(testsPath)],
