@@ -121,8 +121,14 @@ export class ReviewActions {
       const entry = this.pending.entry(p);
       if (!entry) continue;
       const before = await this.snapshot(p);
+      try {
+        await this.restoreContent(p, entry.baseline);
+      } catch (error) {
+        // One file that cannot be written (now a link out of the workspace) must not stop the others.
+        void vscode.window.showWarningMessage(`Howdah: could not restore ${vscode.workspace.asRelativePath(p)}: ${String(error)}`);
+        continue;
+      }
       if (before !== undefined) undo.set(p, before);
-      await this.restoreContent(p, entry.baseline);
       await this.pending.refresh(p);
     }
     for (const p of this.pending.opaquePaths()) {

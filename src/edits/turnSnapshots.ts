@@ -119,6 +119,8 @@ export class TurnSnapshots implements vscode.Disposable {
       const now = await this.refresh(root);
       for (const c of now.changesSince(before)) {
         const record = now.record(c.path);
+        // A symbolic link is not followed, so it is never a change to review (its target may be anywhere).
+        if (record?.kind === 'symlink' || before.record(c.path)?.kind === 'symlink') continue;
         changes.push(record ? { ...c, mtimeMs: Number(record.stat.mtimeNs / 1_000_000n) } : c);
       }
     }
