@@ -29,4 +29,15 @@ await build({
   external: ['mocha', 'playwright-core'],
   logLevel: 'warning',
 });
-console.log(`unit: built ${entryPoints.length} test files into ${relative(root, outdir)}`);
+// The turn snapshot's worker thread, which tests start from this file (the extension's is out/snapshotWalker.js).
+await build({
+  entryPoints: [join(root, 'src', 'edits', 'snapshot', 'walkWorker.ts')],
+  outfile: join(outdir, 'snapshotWalker.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  logLevel: 'warning',
+});
+console.log(`unit: built ${entryPoints.length} test files and the snapshot worker into ${relative(root, outdir)}`);

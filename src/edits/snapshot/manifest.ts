@@ -1,7 +1,14 @@
 import * as path from 'node:path';
 import type { Ignore } from 'ignore';
 import { isGitName, relativeTo, type ExclusionRules } from './rules';
-import type { Change, ExcludeReason, FileRecord, Lookup } from './types';
+import type { Change, ExcludeReason, FileRecord, Lookup, SkipReason } from './types';
+
+export interface ManifestTally {
+  /** Bytes of distinct content (what `maxTotalBytes` caps). */
+  contentBytes: number;
+  skipped: Record<SkipReason, number>;
+  symlinks: number;
+}
 
 export interface ManifestParts {
   roots: readonly string[];
@@ -12,6 +19,10 @@ export interface ManifestParts {
   rules: ExclusionRules;
   /** Wall-clock ms when the refresh that made it started (files modified after it minus 2 s are read again). */
   startedAt: number;
+  /** At least the bytes of distinct content (exact when counted): the next refresh's cap check starts from it. */
+  contentBound: number;
+  /** How many records were skipped for the total cap (the next refresh tries them again when there is room). */
+  overTotal: number;
 }
 
 /**
@@ -21,17 +32,22 @@ export interface ManifestParts {
 export class Manifest {
   readonly roots: readonly string[];
   readonly startedAt: number;
+  readonly contentBound: number;
+  readonly overTotal: number;
   /** Roots longest first, so a nested root owns its files. */
   private readonly byLength: readonly string[];
+  private counts: ManifestTally | undefined;
 
   constructor(private readonly parts: ManifestParts) {
     this.roots = parts.roots;
     this.startedAt = parts.startedAt;
+    this.contentBound = parts.contentBound;
+    this.overTotal = parts.overTotal;
     this.byLength = [...parts.roots].sort((a, b) => b.length - a.length);
   }
 
   static empty(roots: readonly string[], rules: ExclusionRules): Manifest {
-    return new Manifest({ roots, files: new Map(), excludedDirs: new Map(), unreadableDirs: new Map(), ignores: new Map(), rules, startedAt: 0 });
+    return new Manifest({ roots, files: new Map(), excludedDirs: new Map(), unreadableDirs: new Map(), ignores: new Map(), rules, startedAt: 0, contentBound: 0, overTotal: 0 });
   }
 
   get size(): number {
@@ -41,6 +57,11 @@ export class Manifest {
   /** Every record by absolute path (files and links only). */
   get files(): ReadonlyMap<string, FileRecord> {
     return this.parts.files;
+  }
+
+  /** Folders the walk could not list, with the error code. */
+  get unreadableDirs(): ReadonlyMap<string, string> {
+    return this.parts.unreadableDirs;
   }
 
   /** The record of a path (files and links only). */
@@ -54,6 +75,25 @@ export class Manifest {
 
   entries(): IterableIterator<[string, FileRecord]> {
     return this.parts.files.entries();
+  }
+
+  /** Counts over every record, computed once on first use. */
+  tally(): ManifestTally {
+    if (!this.counts) {
+      const t: ManifestTally = { contentBytes: 0, skipped: { 'too-large': 0, 'over-total': 0, unreadable: 0 }, symlinks: 0 };
+      const seen = new Set<string>();
+      for (const r of this.parts.files.values()) {
+        if (r.kind === 'file') {
+          if (!seen.has(r.hash)) {
+            seen.add(r.hash);
+            t.contentBytes += r.stat.size;
+          }
+        } else if (r.kind === 'symlink') t.symlinks++;
+        else t.skipped[r.reason]++;
+      }
+      this.counts = t;
+    }
+    return this.counts;
   }
 
   /** Every content hash this manifest refers to: what `collect` must keep while the manifest is in use. */
@@ -103,6 +143,7 @@ export class Manifest {
    */
   changesSince(before: Manifest): Change[] {
     const changes: Change[] = [];
+    if (before.parts.files === this.parts.files) return changes; // a refresh that found nothing changed shares its map
     for (const [p, now] of this.parts.files) {
       const then = before.parts.files.get(p);
       if (!then) {

@@ -14,8 +14,15 @@ export interface SnapshotOptions {
   /** Whether every `.gitignore` in the tree applies to its folder and below. `.git/info/exclude` is never read. */
   respectGitignore?: boolean;
   log?: (line: string) => void;
-  /** How many file-system calls may be outstanding at once (the libuv pool has 4 threads). Default 32. */
+  /** In-process engine only: how many fs calls may be outstanding at once (libuv has 4 threads). Default 32. */
   concurrency?: number;
+  /**
+   * The worker thread's script (the bundled `walkWorker.ts`). Default: `snapshotWalker.js` beside this bundle
+   * (out/ in the .vsix). `false`, or a script that is missing or fails: everything runs on this thread instead.
+   */
+  workerScript?: string | false;
+  /** Tests: the worker reports every path it passes to the file system (`TreeSnapshot.touched`). */
+  traceFs?: boolean;
 }
 
 /**

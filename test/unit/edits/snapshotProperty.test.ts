@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import type { Manifest } from '../../../src/edits/snapshot';
-import { age, sha, TempTree } from './snapshotSupport';
+import { age, ENGINES, sha, TempTree } from './snapshotSupport';
 
 const PATHS = ['a.txt', 'b.txt', 'd/c.txt', 'd/e/f.txt', 'd/e/g.bin', 'h/i.txt'];
 
@@ -57,12 +57,12 @@ function apply(t: TempTree, o: Op): void {
   }
 }
 
-describe('turn snapshot: property', () => {
+for (const engine of ENGINES) describe(`turn snapshot: property (${engine.name})`, () => {
   it('after any sequence of changes and refreshes, the manifest holds every file exactly, and the turn start restores the tree', async function () {
     this.timeout(120_000);
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 24 }), fc.array(op, { maxLength: 8 }), async (ops, setup) => {
-        const t = new TempTree();
+        const t = new TempTree(engine);
         try {
           for (const o of setup) apply(t, o);
           const snap = t.snapshot();
@@ -111,7 +111,7 @@ describe('turn snapshot: property', () => {
           }
           assert.deepEqual(t.files(), treeThen);
         } finally {
-          t.dispose();
+          await t.dispose();
         }
       }),
       { numRuns: 60 },

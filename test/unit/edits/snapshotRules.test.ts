@@ -3,11 +3,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_SNAPSHOT_EXCLUDES } from '../../../src/edits/snapshot';
 import { globMatcher } from '../../../src/edits/snapshot/rules';
-import { FsSpy, TempTree } from './snapshotSupport';
+import { ENGINES, FsSpy, TempTree } from './snapshotSupport';
 
-describe('turn snapshot: what is left out', () => {
+for (const engine of ENGINES) describe(`turn snapshot: what is left out (${engine.name})`, () => {
   let t: TempTree;
-  beforeEach(() => (t = new TempTree()));
+  beforeEach(() => (t = new TempTree(engine)));
+
+  /** Refreshes, returning the manifest and every path the file system was asked about, on this thread or the worker. */
+  async function touching(options: Parameters<TempTree['snapshot']>[0] = {}) {
+    const spy = new FsSpy();
+    try {
+      const snap = t.snapshot({ traceFs: true, ...options });
+      const m = await snap.refresh();
+      assert.equal(snap.engineKind, engine.name);
+      return { m, paths: [...spy.paths, ...snap.touched] };
+    } finally {
+      spy.restore();
+    }
+  }
+  const under = (paths: string[], dir: string) => paths.filter((p) => p === dir || p.startsWith(dir + path.sep));
   afterEach(() => t.dispose());
 
   it('never lists, stats or reads anything inside .git, nor the .git entry itself', async () => {
@@ -16,15 +30,10 @@ describe('turn snapshot: what is left out', () => {
     t.write('.git/objects/ab/cdef', 'blob');
     t.write('vendor/lib/.git', 'gitdir: ../../.git/modules/lib'); // a submodule's .git file
     t.write('vendor/lib/x.ts', 'x');
-    const spy = new FsSpy();
-    let m;
-    try {
-      m = await t.snapshot({ exclude: [] }).refresh();
-    } finally {
-      spy.restore();
-    }
-    assert.deepEqual(spy.under(t.p('.git')), []);
-    assert.deepEqual(spy.under(t.p('vendor/lib/.git')), []);
+    const { m, paths } = await touching({ exclude: [] });
+    assert.ok(under(paths, t.p('src')).length > 0, 'the trace sees the walk');
+    assert.deepEqual(under(paths, t.p('.git')), []);
+    assert.deepEqual(under(paths, t.p('vendor/lib/.git')), []);
     assert.deepEqual([...m.paths()].map((p) => path.relative(t.root, p)).sort(), ['src/a.ts', 'vendor/lib/x.ts']);
     assert.deepEqual(m.lookup(t.p('.git/config')), { kind: 'excluded', reason: 'git-dir' });
     assert.deepEqual(m.lookup(t.p('.git/HEAD')), { kind: 'excluded', reason: 'git-dir' });
@@ -46,14 +55,9 @@ describe('turn snapshot: what is left out', () => {
     t.write('index.js', 'x');
     for (let i = 0; i < 20; i++) t.write(`node_modules/pkg${i}/index.js`, 'module');
     t.write('packages/a/node_modules/dep/x.js', 'nested');
-    const spy = new FsSpy();
-    let m;
-    try {
-      m = await t.snapshot().refresh();
-    } finally {
-      spy.restore();
-    }
-    assert.deepEqual(spy.paths.filter((p) => p.includes(`node_modules${path.sep}`)), []);
+    const { m, paths } = await touching();
+    assert.ok(paths.includes(t.p('index.js')), 'the trace sees the walk');
+    assert.deepEqual(paths.filter((p) => p.includes(`node_modules${path.sep}`)), []);
     assert.deepEqual([...m.paths()], [t.p('index.js')]);
     assert.deepEqual(m.lookup(t.p('node_modules/pkg1/index.js')), { kind: 'excluded', reason: 'excluded' });
     assert.deepEqual(m.lookup(t.p('packages/a/node_modules/new/y.js')), { kind: 'excluded', reason: 'excluded' });

@@ -2,13 +2,13 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha, TempTree } from './snapshotSupport';
+import { ENGINES, sha, TempTree } from './snapshotSupport';
 
 const blobFile = (store: string, hash: string) => path.join(store, 'blobs', hash.slice(0, 2), hash.slice(2));
 
-describe('turn snapshot: changes, store and stat cache', () => {
+for (const engine of ENGINES) describe(`turn snapshot: changes, store and stat cache (${engine.name})`, () => {
   let t: TempTree;
-  beforeEach(() => (t = new TempTree()));
+  beforeEach(() => (t = new TempTree(engine)));
   afterEach(() => t.dispose());
 
   it('changesSince: created, modified, deleted, and a rename as a delete plus a create', async () => {

@@ -7,13 +7,20 @@ import type { SnapshotOptions } from '../../../src/edits/snapshot';
 
 export const sha = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
+/** The two engines: the worker thread (built by test/unit/build.mjs beside the tests) and this thread. */
+export const ENGINES = [
+  { name: 'worker', workerScript: path.join(__dirname, '..', 'snapshotWalker.js') },
+  { name: 'in-process', workerScript: false },
+] as const;
+export type EngineChoice = (typeof ENGINES)[number];
+
 /** A temp folder with `root/` (the snapshot's root) and `store/` beside it; removed by `dispose`. */
 export class TempTree {
   readonly base = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-snap-'));
   readonly root = path.join(this.base, 'root');
   readonly store = path.join(this.base, 'store');
 
-  constructor() {
+  constructor(readonly engine: EngineChoice = ENGINES[0]) {
     fs.mkdirSync(this.root);
   }
 
@@ -31,8 +38,12 @@ export class TempTree {
   }
 
   snapshot(options: Partial<SnapshotOptions> = {}): TreeSnapshot {
-    return new TreeSnapshot({ roots: [this.root], storeDir: this.store, exclude: ['**/node_modules/**'], ...options });
+    const snap = new TreeSnapshot({ roots: [this.root], storeDir: this.store, exclude: ['**/node_modules/**'], workerScript: this.engine.workerScript, ...options });
+    this.made.push(snap);
+    return snap;
   }
+
+  private readonly made: TreeSnapshot[] = [];
 
   /** Every regular file under the root (outside .git), relative path → content. */
   files(): Map<string, string> {
@@ -48,7 +59,12 @@ export class TempTree {
     return out;
   }
 
-  dispose(): void {
+  /** Lets every snapshot made here finish saving, stops their workers, removes the folder. */
+  async dispose(): Promise<void> {
+    for (const snap of this.made) {
+      await snap.flush();
+      snap.dispose();
+    }
     fs.rmSync(this.base, { recursive: true, force: true });
   }
 }
