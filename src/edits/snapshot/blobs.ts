@@ -25,14 +25,21 @@ export class SnapshotBlobs {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
-  /** Starts knowing `seed()` (hashes the stat cache says were stored). Cheap: nothing is listed. */
-  async open(seed: () => Iterable<string> = () => []): Promise<void> {
+  private seeder: () => Iterable<string> = () => [];
+
+  /** The hashes the stat cache says were stored, asked for only if this store writes here (not with the worker). */
+  seed(hashes: () => Iterable<string>): void {
+    if (!this.known) this.seeder = hashes;
+  }
+
+  /** Starts knowing the seed. Cheap: nothing is listed. */
+  async open(): Promise<void> {
     if (this.known) return;
     const exists = await fs.stat(this.dir).then(
       () => true,
       () => false,
     );
-    this.known ??= new Set(exists ? seed() : []);
+    this.known ??= new Set(exists ? this.seeder() : []);
     this.complete = !exists;
   }
 

@@ -131,7 +131,7 @@ export class TreeSnapshot {
     const startedAt = Date.now();
     const stats = emptyStats();
     const prev: Previous = this.latest ?? (await this.previous());
-    await this.blobs.open(() => hashesOf(prev.files));
+    this.blobs.seed(() => hashesOf(prev.files));
     const dirty = this.dirty;
     this.dirty = new Set();
     const racyFromNs = BigInt(Math.floor(prev.startedAt - RACY_MS)) * 1_000_000n;
@@ -167,8 +167,9 @@ export class TreeSnapshot {
       for (const d of walked.deleted) files.delete(d);
     }
 
-    const { limits, bound } = this.limits(files, toRead, overTotal, prev instanceof Manifest ? prev.contentBound : Infinity);
-    const outcomes = toRead.length ? await this.withEngine((e) => e.read(toRead, limits)) : [];
+    const prevBound = prev instanceof Manifest ? prev.contentBound : Infinity;
+    const { limits, bound } = toRead.length || overTotal.length ? await this.limits(files, toRead, overTotal, prevBound) : { limits: undefined, bound: prevBound };
+    const outcomes = limits && toRead.length ? await this.withEngine((e) => e.read(toRead, limits)) : [];
     for (const o of outcomes) {
       files.set(o.abs, o.record);
       if (o.bytesRead) stats.filesRead++;
@@ -213,20 +214,24 @@ export class TreeSnapshot {
    * under the cap, nothing needs counting (the common case); otherwise the content kept is counted exactly and the
    * rest is the budget. Entries skipped for the cap join the reads when there is room for them.
    */
-  private limits(files: ReadonlyMap<string, FileRecord>, toRead: ReadItem[], overTotal: ReadItem[], bound: number): { limits: ReadLimits; bound: number } {
+  private async limits(files: ReadonlyMap<string, FileRecord>, toRead: ReadItem[], overTotal: ReadItem[], bound: number): Promise<{ limits: ReadLimits; bound: number }> {
     const incoming = bytesOf(toRead) + bytesOf(overTotal);
-    if (bound + incoming <= this.maxTotalBytes) {
+    const everything = (upTo: number) => {
       toRead.push(...overTotal.splice(0));
-      return { limits: { maxFileBytes: this.maxFileBytes, budget: Infinity, counted: [] }, bound: bound + incoming };
-    }
+      return { limits: { maxFileBytes: this.maxFileBytes, budget: Infinity, counted: [] }, bound: upTo };
+    };
+    if (bound + incoming <= this.maxTotalBytes) return everything(bound + incoming);
     const rereading = new Set(toRead.map((t) => t.abs));
     const counted = new Set<string>();
+    const pacer = new Pacer();
     let kept = 0;
     for (const [abs, r] of files) {
+      if (pacer.due()) await pacer.pause();
       if (r.kind !== 'file' || rereading.has(abs) || counted.has(r.hash)) continue;
       counted.add(r.hash);
       kept += r.stat.size;
     }
+    if (kept + incoming <= this.maxTotalBytes) return everything(kept + incoming);
     const budget = Math.max(0, this.maxTotalBytes - kept);
     let room = budget - bytesOf(toRead);
     for (const item of overTotal.splice(0)) {

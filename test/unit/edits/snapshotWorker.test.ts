@@ -37,6 +37,25 @@ describe('turn snapshot: the worker thread', () => {
     assert.deepEqual(rel(w.walk({ full: false, racyFromNs: ALL_RACY, dirty: [] }).candidates.paths), ['a.txt', 'd/b.txt', 'e/f.txt', 'new.txt'], 'every file is racy when the threshold is before them all');
   });
 
+  it('a .gitignore added, changed or removed reclassifies what is below it (kept entries are not classified otherwise)', () => {
+    t.write('a.txt', 'a');
+    t.write('sub/b.txt', 'b');
+    t.write('sub/c.log', 'c');
+    const w = walker();
+    const walk = () => w.walk({ full: false, racyFromNs: NONE_RACY, dirty: [] });
+    w.walk({ full: true, racyFromNs: NONE_RACY, dirty: [] });
+    t.write('sub/.gitignore', '*.log\n');
+    assert.deepEqual(rel(walk().deleted), ['sub/c.log'], 'a new nested .gitignore');
+    fs.writeFileSync(t.p('sub/.gitignore'), '*.log\nb.txt\n');
+    assert.deepEqual(rel(walk().deleted), ['sub/b.txt'], 'a changed one');
+    t.write('.gitignore', 'sub/\n');
+    const out = walk();
+    assert.deepEqual(rel(out.deleted), ['sub/.gitignore'], 'one at the root leaves the folder out');
+    assert.deepEqual(out.excludedDirs, [[t.p('sub'), 'gitignored']]);
+    fs.rmSync(t.p('.gitignore'));
+    assert.deepEqual(rel(walk().candidates.paths), ['sub/.gitignore'], 'removed: the folder is back, with its own rules');
+  });
+
   it('racy: an unchanged-looking stat is reported when its mtime is not older than the threshold', () => {
     const f = t.write('f.txt', 'aaaa');
     const w = walker();
