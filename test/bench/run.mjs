@@ -16,8 +16,11 @@ const benches = {
   terminals: 'test/bench/terminals.ts',
   edits: 'test/bench/edits.ts',
   fuzz: 'test/bench/fuzz.ts',
+  snapshot: 'test/bench/snapshot.ts',
   soak: 'test/bench/soak.mjs',
 };
+/** Worker-thread scripts a bench starts from beside its bundle: bench → { output name → source }. */
+const workers = { snapshot: { 'snapshotWalker.js': 'src/edits/snapshot/walkWorker.ts' } };
 /** Not run by a plain `npm run bench`: only when named. */
 const slow = new Set(['soak']);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -28,6 +31,9 @@ for (const [name, file] of selected) {
   if (file.endsWith('.ts')) {
     script = join(outdir, `${name}.js`);
     await build({ entryPoints: [join(root, file)], outfile: script, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+    for (const [out, source] of Object.entries(workers[name] ?? {})) {
+      await build({ entryPoints: [join(root, source)], outfile: join(outdir, out), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+    }
   }
   console.log(`\n=== bench: ${name}`);
   const result = spawnSync(process.execPath, ['--expose-gc', script], { stdio: 'inherit', cwd: root });
