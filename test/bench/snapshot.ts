@@ -8,7 +8,7 @@
  * the longest event-loop stall, and the in-process engine's concurrency. `npm run bench -- snapshot` runs it alone;
  * BENCH_SNAPSHOT=10k picks one workspace.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,6 +28,14 @@ interface Measured {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Writes the dirty pages of what came before, so a first snapshot is not throttled by someone else's writeback. */
+const settle = (): void => {
+  try {
+    execFileSync('sync');
+  } catch {
+    // not everywhere
+  }
+};
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /** Times `fn`, with the longest event-loop stall and the peak RSS / heap growth seen while it ran. */
@@ -69,6 +77,7 @@ async function child(name: string): Promise<void> {
     const genMs = performance.now() - t0;
     const generated = Date.now();
     const git = new PrivateGit(path.join(base, 'git'), ws.root);
+    settle();
     const gitFirst = await measure(() => git.snapshot());
     const gitDisk = du(path.join(base, 'git'));
     await sleep(Math.max(0, generated + 2100 - Date.now())); // no file is "racy" at the first snapshot
@@ -81,12 +90,14 @@ async function child(name: string): Promise<void> {
       ...extra,
     });
     const ours = new TreeSnapshot(options('store'));
+    settle();
     const first = await measure(() => ours.refresh());
     const firstStats = ours.stats();
     if (ours.engineKind !== 'worker') throw new Error(`the worker did not start (${ours.engineKind})`);
     const save = await measure(() => ours.flush());
     const storeDisk = du(path.join(base, 'store'));
     const inProcess = new TreeSnapshot(options('store-in-process', { workerScript: false }));
+    settle();
     const ipFirst = await refreshOf(inProcess);
 
     const noChange: Measured[] = [];
