@@ -12,7 +12,7 @@ const READ_CONCURRENCY = 8;
 /**
  * The snapshot's file-system work on this thread, with asynchronous fs (callbacks, at most `concurrency` calls
  * outstanding) and synchronous loops that give way every few milliseconds. Slower than the worker (a libuv round trip
- * per lstat: about 2-5x at 10,000-50,000 files on the bench) but needs nothing more than this thread: the fallback.
+ * per lstat: 1.7-2.7x at 10,000-50,000 files on the bench) but needs nothing more than this thread: the fallback.
  * It keeps no memory of the last walk, so every walk is full.
  */
 export class InProcessEngine implements Engine {

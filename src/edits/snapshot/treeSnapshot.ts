@@ -75,8 +75,19 @@ export class TreeSnapshot {
 
   /** Records the roots as they are now. Calls made while one runs share it. */
   refresh(): Promise<Manifest> {
-    this.running ??= this.serially(() => this.run()).finally(() => (this.running = undefined));
+    this.running ??= this.serially(() => this.attempt()).finally(() => (this.running = undefined));
     return this.running;
+  }
+
+  /** A refresh that fails keeps its dirty marks for the next one. */
+  private async attempt(): Promise<Manifest> {
+    const dirty = this.dirty;
+    try {
+      return await this.run();
+    } catch (error) {
+      for (const d of dirty) this.dirty.add(d);
+      throw error;
+    }
   }
 
   /** The next refresh reads this file (or every file under this folder) even if its stat looks unchanged. */
