@@ -7,6 +7,8 @@ import { DEFAULT_SNAPSHOT_EXCLUDES, TreeSnapshot, type Lookup, type Manifest, ty
 export const PROMPT_WAIT_MS = 200;
 
 const MB = 1024 * 1024;
+/** How long after a file changes its root is refreshed in the background (changes in a burst make one refresh). */
+const BACKGROUND_REFRESH_MS = 3000;
 
 /** The roots' content before one turn: per root, the manifest the turn waited for and the one before it. */
 export interface TurnBefore {
@@ -34,7 +36,7 @@ export type RecordedBefore =
  * again; `capture` is what a turn waits for before its prompt is sent.
  */
 export class TurnSnapshots implements vscode.Disposable {
-  private readonly roots = new Map<string, { snapshot: TreeSnapshot; running?: Promise<Manifest> }>();
+  private readonly roots = new Map<string, { snapshot: TreeSnapshot; running?: Promise<Manifest>; idle?: ReturnType<typeof setTimeout> }>();
   /** Turn snapshots still in use: their contents must outlive later refreshes. */
   private readonly held = new Set<TurnBefore>();
   private readonly subscription: vscode.Disposable;
@@ -44,7 +46,7 @@ export class TurnSnapshots implements vscode.Disposable {
     private readonly log: (line: string) => void,
   ) {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('howdah.snapshot') || e.affectsConfiguration('files.watcherExclude')) this.roots.clear();
+      if (e.affectsConfiguration('howdah.snapshot') || e.affectsConfiguration('files.watcherExclude')) this.forgetRoots();
     });
   }
 
@@ -58,9 +60,20 @@ export class TurnSnapshots implements vscode.Disposable {
     for (const root of roots) void this.refresh(root).catch((e: unknown) => this.log(`Snapshot of ${root} failed: ${String(e)}`));
   }
 
-  /** Marks a changed path to be read again by the next refresh of its root. */
+  /**
+   * Marks a changed path to be read again by the next refresh of its root, and refreshes that root a moment later in
+   * the background: the snapshot a prompt waits for then has little left to read, and a late one (see
+   * `TurnBefore.late`) can trust almost every record.
+   */
   markDirty(fsPath: string): void {
-    for (const [root, { snapshot }] of this.roots) if (inside(root, fsPath)) snapshot.markDirty(fsPath);
+    for (const [root, entry] of this.roots) {
+      if (!inside(root, fsPath)) continue;
+      entry.snapshot.markDirty(fsPath);
+      entry.idle ??= setTimeout(() => {
+        entry.idle = undefined;
+        if (this.roots.get(root) === entry && !entry.running) void this.refresh(root).catch(() => undefined);
+      }, BACKGROUND_REFRESH_MS);
+    }
   }
 
   /** A fresh snapshot of the roots, kept until `release`. Undefined when snapshots are off. */
@@ -129,8 +142,18 @@ export class TurnSnapshots implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    this.roots.clear();
+    this.forgetRoots();
     this.held.clear();
+  }
+
+  /** Settings changed, or the end: each root's snapshot starts over (its stat cache stays on disk), workers stop. */
+  private forgetRoots(): void {
+    for (const { snapshot, running, idle } of this.roots.values()) {
+      clearTimeout(idle);
+      if (running) void running.finally(() => snapshot.dispose()).catch(() => undefined);
+      else snapshot.dispose();
+    }
+    this.roots.clear();
   }
 
   private refresh(root: string): Promise<Manifest> {
