@@ -144,28 +144,10 @@ export class ChangeTracker implements vscode.Disposable {
         return undefined;
       }
     };
-    const named: string[] = [];
-    turn.lastToolCallId = call.toolCallId;
-    for (const item of call.content) {
-      if (item.type !== 'diff') continue;
-      const p = inside(item.path);
-      if (!p) continue;
-      named.push(p);
-      let calls = turn.diffs.get(p);
-      if (!calls) turn.diffs.set(p, (calls = new Map()));
-      calls.set(call.toolCallId, { oldText: item.oldText, newText: item.newText });
-      // The agent says it changed the file: look even if the watcher missed it, and let a whole-file diff improve
-      // a baseline taken from a weaker source a moment ago.
-      this.queue(p, 'reported', 300);
-    }
-    for (const location of call.locations) {
-      const p = inside(location.path);
-      if (p) named.push(p);
-    }
-    for (const p of named) {
-      turn.mentioned.add(p);
-      turn.named(p, call.toolCallId);
-    }
+    const { named, diffs } = turn.noteToolCall(call, inside);
+    // The agent says it changed these files: look even if the watcher missed it, and let a whole-file diff improve
+    // a baseline taken from a weaker source a moment ago.
+    for (const p of diffs) this.queue(p, 'reported', 300);
     const editing = EDIT_KINDS.has(call.kind) || call.content.some((c) => c.type === 'diff');
     if (editing && (call.status === 'pending' || call.status === 'in_progress')) {
       for (const p of named) if (!turn.snapshots.has(p) && !this.known.has(p)) turn.snapshots.set(p, readKnown(p));
@@ -277,6 +259,7 @@ export class ChangeTracker implements vscode.Disposable {
       // A version we know already: our own write, or one seen before. (During a turn, not merely what an editor
       // opening the file read from disk: that may already be the agent's write.)
       if (prev?.ref === nowRef && (!turn || prev.origin === 'session')) {
+        if (turn) this.log(`  a version already known: ${path}`);
         if (turn && hint === 'reported') await this.reconsider(path, turn);
         return;
       }
@@ -290,7 +273,8 @@ export class ChangeTracker implements vscode.Disposable {
       if (!this.pending.has(path) && !turn.opaque.has(path)) {
         // Decided since (its review was made in this turn): from what the user kept. Else (a write the user held or
         // refused, never reviewed): from the file before the turn.
-        const base = turn.reviewed.has(path) && prev ? prev.ref : turn.changed.get(path)!;
+        const base = turn.reviewed.has(path) && prev ? prev.ref : await this.beforeTurn(turn, path);
+        this.log(`  changed again in turn ${turn.index} (${turn.reviewed.has(path) ? 'after a decision' : 'never reviewed'}): ${path}`);
         await this.reviewAgain(turn, path, base, nowRef);
       }
       return this.agentVersion(path, nowRef);
@@ -305,9 +289,12 @@ export class ChangeTracker implements vscode.Disposable {
     // Binary before the turn (now deleted, or text): no text review can show or settle it.
     if (recorded.kind === 'bytes' && looksBinary(recorded.bytes, configuredEncoding(path))) return this.outcomes.opaqueChanged(turn, path, 'binary', recorded);
     const nowRef = isText(disk) ? this.blobs.put(disk.bytes) : null;
-    if (recorded.kind === 'bytes' && nowRef === BlobStore.hash(recorded.bytes)) return;
-    if (recorded.kind === 'absent' && nowRef === null) return;
+    if ((recorded.kind === 'bytes' && nowRef === BlobStore.hash(recorded.bytes)) || (recorded.kind === 'absent' && nowRef === null)) {
+      this.log(`  as before turn ${turn.index}: ${path}`);
+      return;
+    }
     if (recorded.kind === 'unknown' && prev && prev.ref === nowRef) {
+      this.log(`  not in the snapshot and as last seen: ${path}`);
       if (hint === 'reported') await this.reconsider(path, turn);
       return;
     }
@@ -317,6 +304,7 @@ export class ChangeTracker implements vscode.Disposable {
     if (recorded.kind === 'bytes') evidence.turn = { text: decodeText(recorded.bytes, configuredEncoding(path)).text, bytes: recorded.bytes };
     if (recorded.kind === 'absent') evidence.turn = null;
     let choice = chooseBaseline(evidence);
+    this.log(`  snapshot says ${recorded.kind}; first choice ${choice?.source ?? 'none'}; under review already: ${this.pending.has(path)}`);
     if (!choice || choice.source === 'created') {
       const git = await gitHeadVersion(path);
       if (git) evidence.git = { text: decodeText(git, configuredEncoding(path)).text, bytes: git };
@@ -348,6 +336,15 @@ export class ChangeTracker implements vscode.Disposable {
    * A file this turn already changed that is not under review (its change was decided, or it was a proposal the user
    * refused) changed again: a review from `base`, so the agent's new change is seen too.
    */
+  /** The file before the turn: the snapshot's exact bytes when it has them, else the turn's first record. */
+  private async beforeTurn(turn: Turn, path: string): Promise<ContentRef> {
+    const before = turn.before && (await turn.before);
+    const recorded = before ? await this.snapshots.before(before, path) : undefined;
+    if (recorded?.kind === 'bytes') return this.blobs.put(recorded.bytes);
+    if (recorded?.kind === 'absent') return null;
+    return turn.changed.get(path)!;
+  }
+
   private async reviewAgain(turn: Turn, path: string, base: ContentRef, nowRef: ContentRef): Promise<void> {
     if (base === nowRef) return;
     const bytes = base === null ? null : await this.blobs.get(base);

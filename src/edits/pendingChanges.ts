@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sameTextIgnoringBomAndEol } from '../acp/compat';
 import { decodeText, encodeText } from '../workspace/textCodec';
 import type { BlobStore } from './blobStore';
 import type { EditsState, OpaqueChange, ReviewEntry } from './editsState';
@@ -232,6 +233,9 @@ export class PendingChanges implements vscode.Disposable {
     const sameText = existed === c.current.exists && c.baseline === (c.current.exists ? c.current.text : null);
     const sameFormat = !c.current.disk || !existed || sameFormatAs(c.entry, c.current);
     if (sameText && (sameFormat || !c.current.exists)) {
+      // An open editor that has not reloaded the disk yet (the agent wrote a moment ago) still shows the old text:
+      // ask again once it has, rather than end the review on what it showed.
+      if (c.current.disk && !sameTextIgnoringBomAndEol(c.current.disk.text, c.current.text)) return this.scheduleRefresh(fsPath, 300);
       if (!this.held.has(fsPath)) this.remove(fsPath);
       return;
     }

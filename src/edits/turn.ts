@@ -1,3 +1,4 @@
+import type { ToolCallState } from '../session/state';
 import type { Sandbox } from '../workspace/sandbox';
 import type { BaselineEvidence, DiffReport, Known } from './baselines';
 import type { ContentRef } from './editsState';
@@ -56,6 +57,35 @@ export class Turn {
     let calls = this.callsByPath.get(path);
     if (!calls) this.callsByPath.set(path, (calls = new Set()));
     calls.add(toolCallId);
+  }
+
+  /**
+   * A tool call appeared or changed: keeps its diffs and the files it names (`inside` maps a path into the sandbox,
+   * or to undefined). Returns the files it names and those its diffs report.
+   */
+  noteToolCall(call: ToolCallState, inside: (p: string) => string | undefined): { named: string[]; diffs: string[] } {
+    const named: string[] = [];
+    const diffs: string[] = [];
+    this.lastToolCallId = call.toolCallId;
+    for (const item of call.content) {
+      if (item.type !== 'diff') continue;
+      const p = inside(item.path);
+      if (!p) continue;
+      named.push(p);
+      diffs.push(p);
+      let calls = this.diffs.get(p);
+      if (!calls) this.diffs.set(p, (calls = new Map()));
+      calls.set(call.toolCallId, { oldText: item.oldText, newText: item.newText });
+    }
+    for (const location of call.locations) {
+      const p = inside(location.path);
+      if (p) named.push(p);
+    }
+    for (const p of named) {
+      this.mentioned.add(p);
+      this.named(p, call.toolCallId);
+    }
+    return { named, diffs };
   }
 
   /** The tool calls a finding about `path` belongs on: those that named it, else the turn's latest. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, startAndPrompt, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
@@ -138,5 +138,9 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     assert.equal(await api.prompt(key, 'Shorter, please'), 'end_turn');
     if (!agentText(api.snapshot(key)).includes('Back again.')) assert.equal(await api.prompt(key, 'Are you there?'), 'end_turn');
     await waitFor('the answer after the cancel', () => agentText(api.snapshot(key)).includes('Back again.') || undefined);
+  });
+
+  it("a file the agent changes with its own shell tool (sed -i) is a pending change with its exact original; Reject restores it", async () => {
+    await shellEditIsReviewed(await claudeAgent(), model, 'claude', (command) => ({ tool: { name: 'Bash', input: { command, description: 'Edit with sed' } } }));
   });
 });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { howdah, waitFor, workspaceFolder } from '../integration/helpers';
-import type { ModelServer } from './modelServer.mjs';
+import type { ModelServer, Step } from './modelServer.mjs';
 
 export interface ToolCallLike {
   toolCallId: string; title?: string; kind?: string; status?: string;
@@ -140,3 +140,28 @@ export function agentSuiteHooks(agent: string, model: () => ModelServer | undefi
     await api.stopAll();
   });
 }
+
+/**
+ * A turn in which the model has the agent change a file with its own shell tool (`sed -i`: no fs/* and no terminal/*
+ * request reaches Howdah, only the change on disk). The file (UTF-8 with a BOM, CRLF) must end as a pending change of
+ * one line, and Reject must give back its exact bytes. `shellStep` is the agent's own shell tool call for `command`.
+ */
+export async function shellEditIsReviewed(agentId: string, model: ModelServer, name: string, shellStep: (command: string) => Step): Promise<void> {
+  const file = ws(`shell-edit-${name}.txt`);
+  const original = Buffer.from('\ufeffkeep this line\r\nreplace-me here\r\nthe last line\r\n');
+  fs.writeFileSync(file, original);
+  try {
+    model.script([shellStep(`sed -i 's/replace-me/changed-by-sed/' ${file}`), { text: 'Changed it with sed.' }]);
+    const api = await howdah();
+    const key = await api.newSession(agentId);
+    const { stop } = await promptAnswering(key, `Use sed to change replace-me in ${file}`);
+    assert.equal(stop, 'end_turn');
+    assert.ok(fs.readFileSync(file, 'utf8').includes('changed-by-sed here'), `the command changed the file: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`);
+    const change = await pendingChange(file);
+    assert.deepEqual([change.kind, change.added, change.removed], ['modified', 1, 1]);
+    await rejectToOriginal(file, original);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+

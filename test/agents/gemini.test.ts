@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState, startAndPrompt, toolCalls, type ToolCallLike, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, registerAgent, reviewState, shellEditIsReviewed, startAndPrompt, toolCalls, type ToolCallLike, ws } from './common';
 import { gemini } from './dialects/gemini.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -275,5 +275,9 @@ describe('Gemini CLI (gemini --acp), offline against a scripted Gemini API', fun
     const saved = fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8');
     assert.ok(!saved.includes('AIza-typed-by-the-user'), 'the key is not written to its settings');
     assert.ok(api.agentLog(key).some((l) => l.includes('needs a sign-in')), 'the log says why');
+  });
+
+  it("a file the agent changes with its own shell tool (sed -i) is a pending change with its exact original; Reject restores it", async () => {
+    await shellEditIsReviewed(await geminiAgent(), model, 'gemini', (command) => ({ tool: { name: 'run_shell_command', input: { command, description: 'Edit with sed' } } }));
   });
 });

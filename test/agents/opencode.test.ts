@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentTerminalOutputs } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, startAndPrompt, toolCalls, ws } from './common';
 import { openaiChat } from './dialects/openaiChat.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -215,5 +215,9 @@ describe('OpenCode (opencode acp), offline against a scripted OpenAI Chat Comple
     assert.ok(agentText(api.snapshot(key)).endsWith(answer), `the next turn answers: ${JSON.stringify(agentText(api.snapshot(key)))}`);
     assert.equal(model.mainRequests().at(-1)!.prompt, 'A short one, then');
     stayedOffline();
+  });
+
+  it("a file the agent changes with its own shell tool (sed -i) is a pending change with its exact original; Reject restores it", async () => {
+    await shellEditIsReviewed(await opencodeAgent(), model, 'opencode', (command) => ({ tool: { name: 'bash', input: { command, description: 'Edit with sed' } } }));
   });
 });

@@ -1,0 +1,56 @@
+// Issue 12: an agent that writes a file itself (its own Node, no fs/write_text_file) — a UTF-8 file with a BOM and
+// CRLF line ends — and reports a whole-file diff that keeps U+FEFF with LF ends (scenario
+// test/integration/scenarios/review-bom-disk.json). The change is in Agent Changes with its one changed line; the
+// diff editor's Reject lens puts back the original bytes exactly, BOM and CRLF included.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newSession, sendPrompt } from '../harness/panel.mjs';
+import { openHowdahView } from '../harness/workbench.mjs';
+import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
+import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+
+let attempts = 0;
+
+describe('reviewing a disk write the agent made itself (installed .vsix)', function () {
+  this.timeout(180000);
+  const shot = suiteScreenshots('review-disk');
+  useDefaultAgentForSuite('test-review-bom-disk');
+
+  it('a BOM + CRLF file rewritten by the agent: rejected from the native diff editor, its exact bytes come back', async () => {
+    const { page } = e2e;
+    const name = `bom-crlf-${++attempts}.txt`;
+    const rel = `review/${name}`;
+    const file = path.join(e2e.workspace, rel);
+    const original = Buffer.from('\ufeffline one\r\nline two\r\nline three\r\n');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, original);
+
+    await loadWorkbench();
+    const wv = await openHowdahView(page);
+    await newSession(wv);
+    await sendPrompt(wv, rel);
+    await wv.getByText(`Rewrote line two of ${rel} myself.`).first().waitFor({ timeout: 30000 });
+    assert.ok(fs.readFileSync(file, 'utf8').includes('line TWO, by the agent'), 'the agent wrote the file');
+
+    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Agent Changes' }) });
+    const header = pane.locator('.pane-header').first();
+    await header.waitFor({ timeout: 30000 });
+    if (!/\bexpanded\b/.test((await header.getAttribute('class')) ?? '')) await header.click();
+    const row = pane.locator('.monaco-list-row', { hasText: name });
+    await row.first().waitFor({ timeout: 30000 });
+    assert.match(await row.first().innerText(), /\+1\s*−1/, 'one line changed, not every line (BOM and line ends ignored)');
+    await shot('listed');
+
+    await row.first().click();
+    const lens = page.locator('.monaco-diff-editor .editor.modified .codelens-decoration', { hasText: 'Agent change +1 −1' });
+    await lens.waitFor({ timeout: 30000 });
+    await shot('review-open');
+    await lens.locator('a', { hasText: /^\W*Reject$/ }).click();
+    await until('the original bytes to be back', () => Buffer.compare(fs.readFileSync(file), original) === 0);
+    await until('the file to leave the Agent Changes view', async () => (await row.count()) === 0);
+    await shot('rejected');
+    assert.deepEqual([...fs.readFileSync(file).subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM is back');
+    assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'nothing left unsaved');
+  });
+});
