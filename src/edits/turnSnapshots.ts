@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_SNAPSHOT_EXCLUDES, TreeSnapshot, type Lookup, type Manifest, type SnapshotOptions } from './snapshot';
 
-/** The longest a prompt waits for its snapshot before it is sent anyway (the snapshot then counts as late). */
-export const PROMPT_WAIT_MS = 200;
+export { PROMPT_WAIT_MS } from './snapshot';
 
 const MB = 1024 * 1024;
 /** How long after a file changes its root is refreshed in the background (changes in a burst make one refresh). */

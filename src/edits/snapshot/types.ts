@@ -125,3 +125,6 @@ export function sameStat(a: StatKey, b: StatKey): boolean {
 export function recordSize(r: FileRecord): number {
   return r.stat.size;
 }
+
+/** The longest a prompt waits for its turn's snapshot before it is sent anyway (the snapshot then counts as late). */
+export const PROMPT_WAIT_MS = 200;
