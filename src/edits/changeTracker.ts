@@ -332,10 +332,6 @@ export class ChangeTracker implements vscode.Disposable {
     this.agentVersion(path, nowRef);
   }
 
-  /**
-   * A file this turn already changed that is not under review (its change was decided, or it was a proposal the user
-   * refused) changed again: a review from `base`, so the agent's new change is seen too.
-   */
   /** The file before the turn: the snapshot's exact bytes when it has them, else the turn's first record. */
   private async beforeTurn(turn: Turn, path: string): Promise<ContentRef> {
     const before = turn.before && (await turn.before);
@@ -345,6 +341,10 @@ export class ChangeTracker implements vscode.Disposable {
     return turn.changed.get(path)!;
   }
 
+  /**
+   * A file this turn already changed that is not under review (its change was decided, or it was a proposal the user
+   * refused) changed again: a review from `base`, so the agent's new change is seen too.
+   */
   private async reviewAgain(turn: Turn, path: string, base: ContentRef, nowRef: ContentRef): Promise<void> {
     if (base === nowRef) return;
     const bytes = base === null ? null : await this.blobs.get(base);
@@ -371,25 +371,23 @@ export class ChangeTracker implements vscode.Disposable {
    */
   private async sweep(turn: Turn): Promise<void> {
     const before = await turn.before;
-    try {
-      await Promise.all([...this.chains.values()]);
-      if (before && this.sessions.get(turn.session.key) === turn.session) {
-        for (const { path, mtimeMs } of await this.snapshots.changesSince(before)) {
-          if (turn.changed.has(path) || turn.opaque.has(path) || ignored(path, true)) continue;
-          // Written after the turn ended (the user, the next test, a build): someone else's change.
-          if (mtimeMs !== undefined && mtimeMs > turn.endedAt + MTIME_SLACK_MS) continue;
-          await this.enqueue(path, 'swept', turn);
-        }
-      }
-    } finally {
-      this.snapshots.release(before);
-    }
-    // The turn's findings, once the watcher's late events and the reports of its tool calls are in.
+    // The turn's findings, once the watcher's late events and the reports of its tool calls are in; only then may
+    // the snapshot's contents go (a late event still reads them).
     const report = setTimeout(() => {
       this.reports.delete(report);
-      void Promise.all([...this.chains.values()]).then(() => this.outcomes.report(turn));
+      void Promise.all([...this.chains.values()])
+        .then(() => this.outcomes.report(turn))
+        .finally(() => this.snapshots.release(before));
     }, TURN_GRACE_MS);
     this.reports.add(report);
+    await Promise.all([...this.chains.values()]);
+    if (!before || this.sessions.get(turn.session.key) !== turn.session) return;
+    for (const { path, mtimeMs } of await this.snapshots.changesSince(before)) {
+      if (turn.changed.has(path) || turn.opaque.has(path) || ignored(path, true)) continue;
+      // Written after the turn ended (the user, the next test, a build): someone else's change.
+      if (mtimeMs !== undefined && mtimeMs > turn.endedAt + MTIME_SLACK_MS) continue;
+      await this.enqueue(path, 'swept', turn);
+    }
   }
 
   /** A diff reported after the baseline was taken may be a better source (only within the turn, before decisions). */
