@@ -43,8 +43,13 @@ export class Checkpoints {
       return false;
     }
     const files = this.state.checkpoint(key, turnIndex);
+    // Changed since then without a recorded original: nothing to restore them to, so say which stay as they are.
+    const unrecorded = [...this.state.opaque.values()].filter((o) => o.session === key && o.turn >= turnIndex && o.baseline === undefined);
+    const kept = unrecorded.map((o) => `${vscode.workspace.asRelativePath(o.path)} — ${o.why}`);
+    const keptNote = kept.length > 0 ? `\n\nNot restored, ${kept.length === 1 ? 'its' : 'their'} original was not recorded:\n${kept.slice(0, 10).join('\n')}${kept.length > 10 ? `\n… and ${kept.length - 10} more` : ''}` : '';
     if (files.size === 0) {
-      void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
+      if (kept.length > 0) void vscode.window.showWarningMessage(`Howdah: nothing can be restored to before that message.${keptNote}`);
+      else void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
       return false;
     }
     const names: string[] = [];
@@ -55,7 +60,7 @@ export class Checkpoints {
     const listed = names.slice(0, 15).join('\n') + (names.length > 15 ? `\n… and ${names.length - 15} more` : '');
     const answer = await this.questions.ask(
       `Restore ${files.size} file${files.size === 1 ? '' : 's'} to before this message?`,
-      `${listed}\n\nFiles created since then are moved to the trash. What the files hold now can be brought back with Undo.`,
+      `${listed}\n\nFiles created since then are moved to the trash. What the files hold now can be brought back with Undo.${keptNote}`,
       'Restore',
     );
     if (answer !== 'Restore') return false;

@@ -20,6 +20,7 @@ interface Pending {
 interface EditsState {
   pending: Pending[];
   proposals: { path: string; uri: string }[];
+  asked: { message: string; detail?: string }[];
   log: string[];
 }
 
@@ -102,6 +103,13 @@ describe('the snapshot before every turn', function () {
     assert.deepEqual(snapshot.entries.find((e) => e.kind === 'turn-end')!.unrecorded!.map((f) => f.path).sort(), ['cmd/big.log', 'node_modules/dep/index.js']);
     assert.deepEqual(snapshot.toolCalls['tc-claim'].hostNotes, [{ kind: 'untied-diff', path: ws('cmd/claimed.txt') }]);
     assert.equal(snapshot.toolCalls['tc-bom'].hostNotes, undefined, 'the BOM diff is tied to its change');
+
+    // "Restore files to before this message" says which files it cannot restore (declined here: Reject All follows).
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Cancel');
+    assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 0), false);
+    const asked = (await state()).asked.at(-1)!;
+    assert.match(asked.message, /Restore 6 files to before this message/);
+    assert.match(asked.detail ?? '', /Not restored, their original was not recorded:\n(cmd\/big\.log|node_modules\/dep\/index\.js) — original not recorded/);
 
     // Reject All: every recorded file byte for byte as before the turn; the unrecorded ones stay listed.
     assert.equal(await vscode.commands.executeCommand('howdah.rejectAllChanges'), 6);
