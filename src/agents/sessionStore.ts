@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parsePersistedSession, sessionToJson, type PersistedSession } from '../session/persistence';
-import type { ManagedSession } from './sessionManager';
+import type { ManagedSession } from './managedSession';
 
 const SAVE_DELAY_MS = 1500;
 const MAX_SAVE_DELAY_MS = 60_000;
