@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
+import { ConnectionClosedError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
 import type { PersistedSession } from '../session/persistence';
@@ -7,11 +7,12 @@ import { Session } from '../session/session';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
+import { continueSession } from './continueSession';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
-import { during, toStartFailure, type StartFailure } from './startFailure';
+import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import type { EditReview } from '../edits/registerEdits';
@@ -31,8 +32,7 @@ export class SessionManager implements vscode.Disposable {
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
-  /** Why the last new session could not start, until the user acts on it (a restart's failure is on its session). */
-  private newSessionFailure: StartFailure | undefined;
+  private readonly failures = new StartFailures(() => this.changed.fire());
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
@@ -79,7 +79,7 @@ export class SessionManager implements vscode.Disposable {
 
   /** Starts the agent and a session with it. Throws (after telling the user, also in `startFailure`) when it cannot. */
   async newSession(agentId?: string): Promise<ManagedSession> {
-    this.clearNewSessionFailure();
+    this.failures.clearNewSession();
     if (!this.trust.isTrusted) throw this.fail(UNTRUSTED_MESSAGE);
     const agent = this.registry.pick(agentId);
     if (!agent) {
@@ -113,8 +113,7 @@ export class SessionManager implements vscode.Disposable {
     } catch (error) {
       await started?.connection.stop();
       // Read after the stop: the agent's last stderr lines are in by then.
-      this.newSessionFailure = toStartFailure(agent, error);
-      this.changed.fire();
+      this.failures.newSessionFailed(toStartFailure(agent, error));
       if (error instanceof AgentNotFoundError) {
         log.error(error.message);
         void offerInstall(error.agent);
@@ -153,7 +152,7 @@ export class SessionManager implements vscode.Disposable {
       // With no transcript here yet (a session opened from the agent's history, perhaps with a failed start said
       // in it), its replay is the transcript.
       const empty = managed.session.state.entries.every((e) => e.kind === 'error');
-      const result = await this.starter.withSignIn(managed.agent, started, managed.log, (s) => this.continueSession(managed, s, empty));
+      const result = await this.starter.withSignIn(managed.agent, started, managed.log, (s) => this.continueOn(managed, s, empty));
       started = result.started;
       const { sessionId, setup } = result.value;
       managed.session.reattach(started.connection.acp, sessionId, setup);
@@ -176,43 +175,10 @@ export class SessionManager implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** The session call of a restart on connection `s`: load, resume, or (said in the transcript) a new session. */
-  private async continueSession(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
-    const { acp } = s.connection;
-    const sessionId = managed.session.sessionId;
-    const mcpServers = this.starter.mcpServers(s.init, managed.log);
+  /** The session call of a restart on connection `s`, with this session's MCP servers and file access. */
+  private continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
     s.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
-    let refusal: string | undefined;
-    try {
-      const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
-      if (empty && acp.supports('loadSession')) {
-        s.router.attach(managed.session);
-        return { sessionId, setup: await load() };
-      }
-      if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };
-      if (acp.supports('loadSession')) {
-        s.router.dropUpdatesFor(sessionId);
-        try {
-          return { sessionId, setup: await load() };
-        } finally {
-          s.router.dropUpdatesFor(undefined);
-        }
-      }
-    } catch (error) {
-      // Signing in is retried by the caller; an agent that no longer knows the session gets a new one.
-      if (!(error instanceof RpcError) || error.code === ErrorCode.authRequired) throw error;
-      refusal = error.message;
-      managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
-    }
-    const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
-    managed.session.state.addError(
-      refusal
-        ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`
-        : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`,
-      undefined,
-      false,
-    );
-    return { sessionId: created.sessionId, setup: created };
+    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log));
   }
 
   /**
@@ -227,7 +193,7 @@ export class SessionManager implements vscode.Disposable {
     }
     const agent = this.registry.list().find((a) => a.id === entry.agentId);
     if (!agent) throw this.fail(`The agent "${entry.agentId}" of that conversation is no longer configured.`);
-    this.clearNewSessionFailure();
+    this.failures.clearNewSession();
     const key = entry.saved?.key ?? newKey();
     if (entry.saved) {
       this.restoreSaved([entry.saved]);
@@ -264,7 +230,7 @@ export class SessionManager implements vscode.Disposable {
    * Held until the user acts: Retry, another session, or dismissing it.
    */
   get startFailure(): StartFailure | undefined {
-    return this.newSessionFailure ?? (this.activeKey ? this.sessions.get(this.activeKey)?.startFailure : undefined);
+    return this.failures.current(this.activeKey ? this.sessions.get(this.activeKey) : undefined);
   }
 
   /**
@@ -284,13 +250,7 @@ export class SessionManager implements vscode.Disposable {
   }
 
   dismissStartFailure(id: string): void {
-    if (this.newSessionFailure?.id === id) this.newSessionFailure = undefined;
-    else {
-      const managed = this.activeKey ? this.sessions.get(this.activeKey) : undefined;
-      if (managed?.startFailure?.id !== id) return;
-      managed.startFailure = undefined;
-    }
-    this.changed.fire();
+    this.failures.dismiss(id, this.activeKey ? this.sessions.get(this.activeKey) : undefined);
   }
 
   /** The agent's output channel, "Howdah: <agent>". */
@@ -414,12 +374,6 @@ export class SessionManager implements vscode.Disposable {
         });
       }
     });
-  }
-
-  private clearNewSessionFailure(): void {
-    if (!this.newSessionFailure) return;
-    this.newSessionFailure = undefined;
-    this.changed.fire();
   }
 
   private logFor(agent: KnownAgent): AgentLog {

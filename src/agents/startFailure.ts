@@ -92,3 +92,38 @@ export function lastLines(lines: readonly string[], maxLines = STDERR_LINES, max
   }
   return out;
 }
+
+/**
+ * The start failures the panel shows until the user acts on them (Retry, another session, Dismiss): the last new
+ * session's, held here, and each conversation's failed restart, held on that conversation.
+ */
+export class StartFailures {
+  private newSession: StartFailure | undefined;
+
+  constructor(private readonly changed: () => void) {}
+
+  /** The last new session's failure, else the failed restart of the conversation in front. */
+  current(active: { startFailure: StartFailure | undefined } | undefined): StartFailure | undefined {
+    return this.newSession ?? active?.startFailure;
+  }
+
+  newSessionFailed(failure: StartFailure): void {
+    this.newSession = failure;
+    this.changed();
+  }
+
+  clearNewSession(): void {
+    if (!this.newSession) return;
+    this.newSession = undefined;
+    this.changed();
+  }
+
+  /** Only the failure shown (`id`): a click on an outdated card does nothing. */
+  dismiss(id: string, active: { startFailure: StartFailure | undefined } | undefined): void {
+    if (this.newSession?.id === id) this.newSession = undefined;
+    else if (active?.startFailure?.id === id) active.startFailure = undefined;
+    else return;
+    this.changed();
+  }
+}
+

@@ -1,0 +1,45 @@
+import { ErrorCode, RpcError } from '../acp/errors';
+import type { LoadSessionResult, McpServer } from '../acp/schema/agentMethods';
+import type { Managed, Started } from './managedSession';
+import { during } from './startFailure';
+
+/**
+ * The session call of a restart on connection `s`: `session/load` when there is no transcript here yet (its replay
+ * is the transcript), else `session/resume`, else `session/load` with its replay dropped, else — or when the agent
+ * refuses both — a new session, said in the transcript.
+ */
+export async function continueSession(managed: Managed, s: Started, empty: boolean, mcpServers: McpServer[]): Promise<{ sessionId: string; setup: LoadSessionResult }> {
+  const { acp } = s.connection;
+  const sessionId = managed.session.sessionId;
+  let refusal: string | undefined;
+  try {
+    const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
+    if (empty && acp.supports('loadSession')) {
+      s.router.attach(managed.session);
+      return { sessionId, setup: await load() };
+    }
+    if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };
+    if (acp.supports('loadSession')) {
+      s.router.dropUpdatesFor(sessionId);
+      try {
+        return { sessionId, setup: await load() };
+      } finally {
+        s.router.dropUpdatesFor(undefined);
+      }
+    }
+  } catch (error) {
+    // Signing in is retried by the caller; an agent that no longer knows the session gets a new one.
+    if (!(error instanceof RpcError) || error.code === ErrorCode.authRequired) throw error;
+    refusal = error.message;
+    managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
+  }
+  const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
+  managed.session.state.addError(
+    refusal
+      ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`
+      : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`,
+    undefined,
+    false,
+  );
+  return { sessionId: created.sessionId, setup: created };
+}
