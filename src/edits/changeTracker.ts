@@ -8,9 +8,10 @@ import type { ContentRef, EditsState } from './editsState';
 import { configuredEncoding, isText, newFileFormat, NOT_A_FILE, readDisk } from './fileAccess';
 import { gitHeadVersion } from './gitBaseline';
 import type { PendingChanges } from './pendingChanges';
-import { ignored, snapshotBeforePrompt, strength, Turn, type Hint, type TrackedSession } from './turn';
+import { ignored, snapshotBeforePrompt, Turn, type Hint, type TrackedSession } from './turn';
 import { gatherEvidence, readKnown, storeContent } from './baselineEvidence';
 import { KnownContents } from './knownContents';
+import { PathQueue } from './pathQueue';
 import { TurnOutcomes, type TurnFindings } from './turnOutcomes';
 import type { TurnBefore, TurnSnapshots } from './turnSnapshots';
 
@@ -47,8 +48,6 @@ export type { TurnFindings } from './turnOutcomes';
  */
 export class ChangeTracker implements vscode.Disposable {
   private readonly sessions = new Map<string, TrackedSession>();
-  private readonly queued = new Map<string, { hint: Hint; timer: ReturnType<typeof setTimeout> }>();
-  private readonly chains = new Map<string, Promise<void>>();
   private readonly reports = new Set<ReturnType<typeof setTimeout>>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watched = new Map<string, vscode.FileSystemWatcher>();
@@ -61,12 +60,14 @@ export class ChangeTracker implements vscode.Disposable {
   private readonly snapshots: TurnSnapshots;
   private readonly outcomes: TurnOutcomes;
   private readonly known: KnownContents;
+  private readonly paths: PathQueue;
 
   constructor(deps: TrackerDeps) {
     ({ state: this.state, blobs: this.blobs, pending: this.pending, persist: this.persist, log: this.log, follow: this.follow } = deps);
     this.snapshots = deps.snapshots;
     this.outcomes = new TurnOutcomes(deps);
     this.known = new KnownContents(deps.state, deps.blobs, deps.pending, deps.persist);
+    this.paths = new PathQueue((path, hint, turn) => this.observe(path, hint, turn), this.log);
     this.disposables.push(
       this.known,
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -147,14 +148,14 @@ export class ChangeTracker implements vscode.Disposable {
     const { named, diffs } = turn.noteToolCall(call, inside);
     // The agent says it changed these files: look even if the watcher missed it, and let a whole-file diff improve
     // a baseline taken from a weaker source a moment ago.
-    for (const p of diffs) this.queue(p, 'reported', 300);
+    for (const p of diffs) this.paths.later(p, 'reported', 300);
     const editing = EDIT_KINDS.has(call.kind) || call.content.some((c) => c.type === 'diff');
     if (editing && (call.status === 'pending' || call.status === 'in_progress')) {
       for (const p of named) if (!turn.snapshots.has(p) && !this.known.has(p)) turn.snapshots.set(p, readKnown(p));
     }
     if ((editing || call.kind === 'execute') && (call.status === 'completed' || call.status === 'failed')) {
       // Done: look at every file it named, even where no watcher event comes (folders excluded from watching).
-      for (const p of named) if (!turn.changed.has(p) && !turn.opaque.has(p)) this.queue(p, 'reported', 300);
+      for (const p of named) if (!turn.changed.has(p) && !turn.opaque.has(p)) this.paths.later(p, 'reported', 300);
     }
     if (editing && named.length > 0) {
       const line = call.locations.find((l) => inside(l.path) === named[0])?.line ?? undefined;
@@ -197,7 +198,7 @@ export class ChangeTracker implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const q of this.queued.values()) clearTimeout(q.timer);
+    this.paths.dispose();
     for (const r of this.reports) clearTimeout(r);
     for (const w of this.watched.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
@@ -223,28 +224,7 @@ export class ChangeTracker implements vscode.Disposable {
     this.snapshots.markDirty(path);
     // Outside turns only files we already follow matter (to keep what we know of them fresh).
     if (!turn && !this.known.has(path) && !this.pending.has(path)) return;
-    this.queue(path, hint, EVENT_DELAY_MS);
-  }
-
-  private queue(path: string, hint: Hint, delayMs: number): void {
-    const previous = this.queued.get(path);
-    if (previous) clearTimeout(previous.timer);
-    const strongest = previous && strength(previous.hint) > strength(hint) ? previous.hint : hint;
-    const timer = setTimeout(() => {
-      this.queued.delete(path);
-      void this.enqueue(path, strongest);
-    }, delayMs);
-    this.queued.set(path, { hint: strongest, timer });
-  }
-
-  /** One file at a time: its events are handled in order, never interleaved. */
-  private enqueue(path: string, hint: Hint, turn?: Turn): Promise<void> {
-    const next = (this.chains.get(path) ?? Promise.resolve()).then(() => this.observe(path, hint, turn)).catch((e: unknown) => this.log(`Could not track ${path}: ${String(e)}`));
-    this.chains.set(path, next);
-    void next.then(() => {
-      if (this.chains.get(path) === next) this.chains.delete(path);
-    });
-    return next;
+    this.paths.later(path, hint, EVENT_DELAY_MS);
   }
 
   /** `forTurn`: the sweep's turn, which may have ended longer ago than late watcher events are waited for. */
@@ -375,18 +355,18 @@ export class ChangeTracker implements vscode.Disposable {
     // the snapshot's contents go (a late event still reads them).
     const report = setTimeout(() => {
       this.reports.delete(report);
-      void Promise.all([...this.chains.values()])
+      void this.paths.settled()
         .then(() => this.outcomes.report(turn))
         .finally(() => this.snapshots.release(before));
     }, TURN_GRACE_MS);
     this.reports.add(report);
-    await Promise.all([...this.chains.values()]);
+    await this.paths.settled();
     if (!before || this.sessions.get(turn.session.key) !== turn.session) return;
     for (const { path, mtimeMs } of await this.snapshots.changesSince(before)) {
       if (turn.changed.has(path) || turn.opaque.has(path) || ignored(path, true)) continue;
       // Written after the turn ended (the user, the next test, a build): someone else's change.
       if (mtimeMs !== undefined && mtimeMs > turn.endedAt + MTIME_SLACK_MS) continue;
-      await this.enqueue(path, 'swept', turn);
+      await this.paths.now(path, 'swept', turn);
     }
   }
 
