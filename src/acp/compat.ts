@@ -45,7 +45,12 @@ export function diffShape(diff: { oldText?: string | null; newText: string }, fi
  * U+FEFF (a diff of a file it read as raw UTF-8), and CRLF or CR against LF. Equal here means the same file.
  */
 export function comparableText(text: string): string {
-  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+  return withoutBom(text).replace(/\r\n?/g, '\n');
+}
+
+/** A file's decoded text never holds its BOM (its format keeps it): an agent's leading U+FEFF is not part of it. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 export function sameTextIgnoringBomAndEol(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import { comparableText, diffShape, sameTextIgnoringBomAndEol } from '../acp/compat';
+import { comparableText, diffShape, sameTextIgnoringBomAndEol, withoutBom } from '../acp/compat';
 import { adaptEol } from '../workspace/textCodec';
 
 /**
@@ -101,11 +101,6 @@ export function revertFragments(now: string, diffs: readonly DiffReport[]): stri
     text = text.slice(0, at) + adaptEol(withoutBom(d.oldText), text) + text.slice(at + newText.length);
   }
   return text;
-}
-
-/** The file's decoded text never holds its BOM (the format keeps it): an agent's U+FEFF is not part of the text. */
-function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -55,7 +55,7 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
 }
 
 /** "+3 −1", "new, +12", "deleted", or for a change with no text diff "changed — original not recorded (why)". */
-export function describeCounts(change: PendingChange): string {
+function describeCounts(change: PendingChange): string {
   const verb = change.kind === 'created' ? 'created' : change.kind === 'deleted' ? 'deleted' : 'changed';
   if (change.opaque) return `${verb} — ${change.opaque.why}`;
   return change.kind === 'created' ? `new, +${change.added}` : change.kind === 'deleted' ? 'deleted' : `+${change.added} −${change.removed}`;

@@ -34,9 +34,11 @@ export class TurnOutcomes {
 
   /** A file with no text to diff (binary, huge, special) changed: its exact bytes before, when the snapshot has them. */
   async opaqueChanged(turn: Turn, path: string, why: string, recorded: RecordedBefore): Promise<void> {
-    const now = await fs.readFile(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined));
+    // The bytes now only when there are bytes before to compare with (a file over the caps is not read again).
+    const missing = (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined);
+    const now = recorded.kind === 'bytes' ? await fs.readFile(path).catch(missing) : await fs.lstat(path).catch(missing);
     if (recorded.kind === 'bytes') {
-      if (now && Buffer.compare(now, recorded.bytes) === 0) return;
+      if (Buffer.isBuffer(now) && Buffer.compare(now, recorded.bytes) === 0) return;
       this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', this.blobs.put(recorded.bytes), why);
     } else if (recorded.kind === 'absent') {
       if (now === null) return;

@@ -200,7 +200,7 @@ function sameLookup(a: Lookup, b: Lookup | undefined): boolean {
   return a.kind === 'absent';
 }
 
-export function whyUnrecorded(lookup: Lookup): string {
+function whyUnrecorded(lookup: Lookup): string {
   switch (lookup.kind) {
     case 'skipped':
       if (lookup.reason === 'too-large') return `original not recorded (${size(lookup.size)}, over howdah.snapshot.maxFileSize)`;
