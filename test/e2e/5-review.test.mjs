@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView, runCommand } from '../harness/workbench.mjs';
+import { agentChangesPane, lensAction, lensLine, openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -19,19 +19,6 @@ const ORIGINAL = lines.join('');
 const AGENT = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline 02b: added by the agent\n' : i === 19 ? 'line 20: changed by the agent\n' : l).join('');
 /** The first hunk accepted, the second rejected. */
 const EXPECTED = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline 02b: added by the agent\n' : l).join('');
-
-/** The Agent Changes view in the Howdah side bar, expanded. */
-async function agentChangesPane(page) {
-  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Agent Changes' }) });
-  const header = pane.locator('.pane-header').first();
-  await header.waitFor({ timeout: 30000 });
-  if (!/\bexpanded\b/.test((await header.getAttribute('class')) ?? '')) await header.click();
-  return pane;
-}
-
-/** The CodeLens line above one hunk of the diff editor's right side, found by its "Agent change +a −r" lens. */
-const lensLine = (page, stats) => page.locator('.monaco-diff-editor .editor.modified .codelens-decoration', { hasText: `Agent change ${stats}` });
-const lensAction = (line, name) => line.locator('a', { hasText: new RegExp(`^\\W*${name}$`) });
 
 describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
   this.timeout(180000);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView } from '../harness/workbench.mjs';
+import { agentChangesPane, lensAction, lensLine, openHowdahView } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -33,20 +33,16 @@ describe('reviewing a disk write the agent made itself (installed .vsix)', funct
     await wv.getByText(`Rewrote line two of ${rel} myself.`).first().waitFor({ timeout: 30000 });
     assert.ok(fs.readFileSync(file, 'utf8').includes('line TWO, by the agent'), 'the agent wrote the file');
 
-    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Agent Changes' }) });
-    const header = pane.locator('.pane-header').first();
-    await header.waitFor({ timeout: 30000 });
-    if (!/\bexpanded\b/.test((await header.getAttribute('class')) ?? '')) await header.click();
-    const row = pane.locator('.monaco-list-row', { hasText: name });
+    const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await row.first().waitFor({ timeout: 30000 });
     assert.match(await row.first().innerText(), /\+1\s*−1/, 'one line changed, not every line (BOM and line ends ignored)');
     await shot('listed');
 
     await row.first().click();
-    const lens = page.locator('.monaco-diff-editor .editor.modified .codelens-decoration', { hasText: 'Agent change +1 −1' });
+    const lens = lensLine(page, '+1 −1');
     await lens.waitFor({ timeout: 30000 });
     await shot('review-open');
-    await lens.locator('a', { hasText: /^\W*Reject$/ }).click();
+    await lensAction(lens, 'Reject').click();
     await until('the original bytes to be back', () => Buffer.compare(fs.readFileSync(file), original) === 0);
     await until('the file to leave the Agent Changes view', async () => (await row.count()) === 0);
     await shot('rejected');

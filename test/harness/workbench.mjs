@@ -78,3 +78,16 @@ export async function widenSideBar(page, width = 520) {
   await page.mouse.move(edge + 1 + (width - box.width), y, { steps: 5 });
   await page.mouse.up();
 }
+
+/** The Agent Changes view in the Howdah side bar, expanded. */
+export async function agentChangesPane(page) {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Agent Changes' }) });
+  const header = pane.locator('.pane-header').first();
+  await header.waitFor({ timeout: 30000 });
+  if (!/\bexpanded\b/.test((await header.getAttribute('class')) ?? '')) await header.click();
+  return pane;
+}
+
+/** The CodeLens line above one hunk of the diff editor's right side, found by its "Agent change +a −r" lens. */
+export const lensLine = (page, stats) => page.locator('.monaco-diff-editor .editor.modified .codelens-decoration', { hasText: `Agent change ${stats}` });
+export const lensAction = (line, name) => line.locator('a', { hasText: new RegExp(`^\\W*${name}$`) });
