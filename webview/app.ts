@@ -1,4 +1,4 @@
-import type { HostMessage } from '../src/panel/protocol';
+import type { HostMessage } from '../src/shared/protocol';
 import { Announcer } from './announcer';
 import { originalText } from './dom';
 import type { HostChannel } from './hostChannel';

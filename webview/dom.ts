@@ -1,4 +1,4 @@
-import { INVISIBLE_RE, PROSE_RE, revealInvisible, splitInvisible, stripAnsi } from '../src/panel/textSafety';
+import { INVISIBLE_RE, PROSE_RE, revealInvisible, splitInvisible, stripAnsi } from '../src/shared/textSafety';
 
 /**
  * DOM building without HTML strings: text goes in as text nodes, attributes through `setAttribute`. Event handler

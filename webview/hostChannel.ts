@@ -1,4 +1,4 @@
-import type { WebviewMessage } from '../src/panel/protocol';
+import type { WebviewMessage } from '../src/shared/protocol';
 
 /** The API VS Code injects into webviews (acquirable once). */
 interface VsCodeApi {

@@ -1,4 +1,4 @@
-import type { HostMessage } from '../src/panel/protocol';
+import type { HostMessage } from '../src/shared/protocol';
 import { ChatApp } from './app';
 import { HostChannel } from './hostChannel';
 

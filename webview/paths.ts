@@ -1,5 +1,5 @@
-import { revealInvisible } from '../src/panel/textSafety';
-import { workspaceRelative, type WorkspaceFolderView } from '../src/panel/workspacePaths';
+import { revealInvisible } from '../src/shared/textSafety';
+import { workspaceRelative, type WorkspaceFolderView } from '../src/shared/workspacePaths';
 
 /**
  * The page's knowledge of the workspace folders (from the header), for showing paths relative to them. One page,

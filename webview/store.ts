@@ -1,4 +1,4 @@
-import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, PlanEntryView, SnapshotMessage, TurnView } from '../src/panel/protocol';
+import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, PlanEntryView, SnapshotMessage, TurnView } from '../src/shared/protocol';
 
 /**
  * The page's copy of what the host sent: replaced by each snapshot, updated by patches. It is a cache, not a source

@@ -1,6 +1,6 @@
 import { howItEnded, type AgentConnection } from '../acp/agentConnection';
 import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
-import { stripAnsi } from '../terminals/ansi';
+import { stripAnsi } from '../shared/ansi';
 
 /** The steps from "configured" to "a session is open"; `spawn` is finding and starting the program. */
 export type StartStep = 'spawn' | 'initialize' | 'authenticate' | 'session/new' | 'session/load' | 'session/resume';

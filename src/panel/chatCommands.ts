@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Attachment } from './protocol';
+import type { Attachment } from '../shared/protocol';
 
 /**
  * "Howdah: Add Selection to Chat" and "Howdah: Add File to Chat": attach what the user points at to the prompt and

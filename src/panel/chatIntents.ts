@@ -3,7 +3,7 @@ import type { WorkspaceFileIndex } from './fileIndex';
 import { openLink, openLocation } from './linkOpener';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { buildPromptBlocks } from './promptBlocks';
-import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from './protocol';
+import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from '../shared/protocol';
 import type { ToolDiffViewer } from './toolDiff';
 import { userTurnIndex } from './viewModel';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { chatPageHtml } from './html';
 import { PerSession, type PanelSession, type PanelSessions } from './panelSessions';
-import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from './protocol';
+import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import { SessionProjector } from './sessionProjector';
 import { TerminalTails } from './terminalTails';
 import { headerView, type TerminalLookup } from './viewModel';

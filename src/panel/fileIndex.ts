@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { candidate, search, type Candidate } from './fuzzyMatch';
-import type { FileMatchView } from './protocol';
+import type { FileMatchView } from '../shared/protocol';
 
 const MAX_FILES = 200_000;
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/.git/**'];

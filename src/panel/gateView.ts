@@ -1,4 +1,4 @@
-import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from './gateProtocol';
+import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
 export interface GateAgent {

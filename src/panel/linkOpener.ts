@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { revealInvisible } from './textSafety';
+import { revealInvisible } from '../shared/textSafety';
 
 /**
  * Opens what the user clicked in the chat. The webview never navigates: it posts the target, and the host opens it

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { GateIntent, GateView, StartErrorAction } from './gateProtocol';
+import type { GateIntent, GateView, StartErrorAction } from '../shared/gateProtocol';
 import { gateView, type GateState } from './gateView';
 
 /** Where the gate's state comes from and what its buttons do (src/agents/agentGate.ts, over the session manager). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PerSession, type PanelSession, type PanelSessions } from './panelSessions';
-import { revealInvisible } from './textSafety';
+import { revealInvisible } from '../shared/textSafety';
 
 /**
  * Makes a waiting permission prompt noticeable when the chat is not in view: the view's badge counts the prompts

@@ -1,5 +1,5 @@
 import type { PromptBlock } from '../acp/schema/agentMethods';
-import type { Attachment } from './protocol';
+import type { Attachment } from '../shared/protocol';
 
 /**
  * Turns what the user typed and attached into ACP prompt blocks, within what the agent said it accepts: files are

@@ -3,11 +3,11 @@ import { registerChatCommands } from './chatCommands';
 import { ChatIntents } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
-import { GATE_INTENTS, type GateIntent, type GateView } from './gateProtocol';
+import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProtocol';
 import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
-import { parseWebviewMessage, type WebviewMessage } from './protocol';
+import { parseWebviewMessage, type WebviewMessage } from '../shared/protocol';
 import { ToolDiffViewer } from './toolDiff';
 
 /** What tests can observe of the panel without scraping the webview. */

@@ -1,5 +1,5 @@
 import type { SessionChange, SessionStateView } from '../session/state';
-import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from './protocol';
+import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from '../shared/protocol';
 import { commandsView, entryView, planView, type TerminalLookup } from './viewModel';
 
 /**

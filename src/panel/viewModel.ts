@@ -12,7 +12,7 @@ import type {
   PickerView,
   ToolContentView,
   ToolView,
-} from './protocol';
+} from '../shared/protocol';
 import { formatCommandLine } from '../terminals/launchPlan';
 import type { TerminalTail } from './terminalTails';
 

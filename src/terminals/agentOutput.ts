@@ -1,4 +1,4 @@
-import { stripAnsi } from './ansi';
+import { stripAnsi } from '../shared/ansi';
 import { Emitter } from './emitter';
 import { TAIL_CHARS, type TerminalTailView } from './managedTerminal';
 import { OutputBuffer } from './outputBuffer';

@@ -1,4 +1,4 @@
-import { hasInvisible as hasHidden, removeInvisible as removeHidden, revealInvisible as revealHidden } from '../panel/textSafety';
+import { hasInvisible as hasHidden, removeInvisible as removeHidden, revealInvisible as revealHidden } from '../shared/textSafety';
 import { BUILTIN_RULES, compilePattern, type CommandPattern, type RuleContext, type RuleHit, type Verdict } from './commandRules';
 import { analyzeArgv, analyzeCommandLine, type Analysis } from './commandUnwrap';
 import { formatCommandLine } from './launchPlan';

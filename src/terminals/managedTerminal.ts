@@ -1,4 +1,4 @@
-import { stripAnsi } from './ansi';
+import { stripAnsi } from '../shared/ansi';
 import { Emitter, type Disposable } from './emitter';
 import type { LaunchPlan } from './launchPlan';
 import { OutputBuffer } from './outputBuffer';

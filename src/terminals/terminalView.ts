@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { toTerminalNewlines } from './ansi';
+import { toTerminalNewlines } from '../shared/ansi';
 import type { ExitStatus } from './processTree';
 import type { ReplaySource } from './terminalOutputModel';
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { HowdahApi } from '../../src/api';
-import type { StartErrorView } from '../../src/panel/gateProtocol';
+import type { StartErrorView } from '../../src/shared/gateProtocol';
 import { registerAgent, updateAgent } from './agentSetup';
 import { agentText, howdah, waitFor, workspaceFolder } from './helpers';
 

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { BIDI_RE, INVISIBLE_RE, codePointLabel } from '../../src/panel/textSafety';
+import { BIDI_RE, INVISIBLE_RE, codePointLabel } from '../../src/shared/textSafety';
 
 /**
  * The one Markdown renderer for agent text. Raw HTML is off, so every tag in the output comes from markdown-it's own

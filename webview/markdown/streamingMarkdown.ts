@@ -1,4 +1,4 @@
-import { stripAnsi } from '../../src/panel/textSafety';
+import { stripAnsi } from '../../src/shared/textSafety';
 import { prose } from '../dom';
 import { BlockBoundaryScanner } from './blockBoundary';
 import { createMarkdown, type Markdown } from './markdownIt';

@@ -1,4 +1,4 @@
-import type { Attachment, CommandView, FileMatchView, HeaderView, TurnView } from '../../src/panel/protocol';
+import type { Attachment, CommandView, FileMatchView, HeaderView, TurnView } from '../../src/shared/protocol';
 import { h, icon, imageDataUri, revealed } from '../dom';
 import type { HostChannel } from '../hostChannel';
 import { CompletionList, type CompletionItem } from './completion';

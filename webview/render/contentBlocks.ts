@@ -1,4 +1,4 @@
-import type { ContentView, LocationView, WebviewMessage } from '../../src/panel/protocol';
+import type { ContentView, LocationView, WebviewMessage } from '../../src/shared/protocol';
 import { h, icon, imageDataUri, prose, revealed } from '../dom';
 import { renderMarkdown } from '../markdown/streamingMarkdown';
 import { pathTitle, shownPath } from '../paths';

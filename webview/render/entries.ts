@@ -1,4 +1,4 @@
-import type { EntryView } from '../../src/panel/protocol';
+import type { EntryView } from '../../src/shared/protocol';
 import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';

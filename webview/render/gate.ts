@@ -1,4 +1,4 @@
-import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../../src/panel/gateProtocol';
+import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../../src/shared/gateProtocol';
 import { h, icon, prose, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
 

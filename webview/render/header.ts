@@ -1,4 +1,4 @@
-import type { ConfigOptionView, HeaderView, PickerView, SelectChoiceView } from '../../src/panel/protocol';
+import type { ConfigOptionView, HeaderView, PickerView, SelectChoiceView } from '../../src/shared/protocol';
 import { h, icon, prose, proseString } from '../dom';
 import type { Post } from './contentBlocks';
 

@@ -1,4 +1,4 @@
-import type { PermissionOptionView, ToolView } from '../../src/panel/protocol';
+import type { PermissionOptionView, ToolView } from '../../src/shared/protocol';
 import { h, humanize, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { fullPath, locationLink, type Post } from './contentBlocks';

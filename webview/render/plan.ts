@@ -1,4 +1,4 @@
-import type { PlanEntryView, TurnView } from '../../src/panel/protocol';
+import type { PlanEntryView, TurnView } from '../../src/shared/protocol';
 import { h, humanize, icon, prose } from '../dom';
 
 const STATUS_ICONS: Record<string, string> = {

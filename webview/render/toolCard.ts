@@ -1,4 +1,4 @@
-import type { ToolContentView, ToolView } from '../../src/panel/protocol';
+import type { ToolContentView, ToolView } from '../../src/shared/protocol';
 import { h, icon, prose, revealed, terminalText } from '../dom';
 import { contentBlock, locationLink, rawDetails, type Post } from './contentBlocks';
 import { pathTitle, shownPath } from '../paths';

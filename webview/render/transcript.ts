@@ -1,4 +1,4 @@
-import type { EntryView } from '../../src/panel/protocol';
+import type { EntryView } from '../../src/shared/protocol';
 import type { Announcer } from '../announcer';
 import { h, icon } from '../dom';
 import type { StoreChanges, TranscriptStore } from '../store';

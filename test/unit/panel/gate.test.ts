@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { gateView, type GateAgent } from '../../../src/panel/gateView';
-import { parseWebviewMessage } from '../../../src/panel/protocol';
+import { parseWebviewMessage } from '../../../src/shared/protocol';
 
 const agent = (id: string, extra: Partial<GateAgent> = {}): GateAgent => ({ id, name: id.toUpperCase(), command: `${id}-acp`, args: [], ...extra });
 

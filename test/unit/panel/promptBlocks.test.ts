@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { buildPromptBlocks, EMBED_LIMIT } from '../../../src/panel/promptBlocks';
-import type { Attachment } from '../../../src/panel/protocol';
+import type { Attachment } from '../../../src/shared/protocol';
 
 const file: Attachment = { kind: 'file', uri: 'file:///w/src/a.ts', label: 'src/a.ts' };
 const selection: Attachment = { kind: 'selection', uri: 'file:///w/src/a.ts', label: 'src/a.ts:2-3', startLine: 2, endLine: 3, text: 'const a = "```";', languageId: 'typescript' };

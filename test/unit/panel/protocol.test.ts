@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseWebviewMessage, type WebviewMessage } from '../../../src/panel/protocol';
+import { parseWebviewMessage, type WebviewMessage } from '../../../src/shared/protocol';
 
 describe('panel protocol: messages from the webview', () => {
   const valid: WebviewMessage[] = [

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
-import type { HeaderView, HostMessage, PatchMessage, PatchOp } from '../../../src/panel/protocol';
+import type { HeaderView, HostMessage, PatchMessage, PatchOp } from '../../../src/shared/protocol';
 import { SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
 import { SessionState } from '../../../src/session/sessionState';
 

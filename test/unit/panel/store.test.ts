@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { EntryView, HeaderView, PatchOp, SnapshotMessage } from '../../../src/panel/protocol';
+import type { EntryView, HeaderView, PatchOp, SnapshotMessage } from '../../../src/shared/protocol';
 import { TranscriptStore } from '../../../webview/store';
 
 const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };

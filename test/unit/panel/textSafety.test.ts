@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { BIDI_RE, hasInvisible, INVISIBLE_RE, revealInvisible, splitInvisible, stripAnsi } from '../../../src/panel/textSafety';
+import { BIDI_RE, hasInvisible, INVISIBLE_RE, revealInvisible, splitInvisible, stripAnsi } from '../../../src/shared/textSafety';
 
 describe('panel text safety: hidden characters', () => {
   const hidden = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u{E0000}', '\u{E0041}', '\u{E007F}'];

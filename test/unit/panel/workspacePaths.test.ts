@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { workspaceRelative } from '../../../src/panel/workspacePaths';
+import { workspaceRelative } from '../../../src/shared/workspacePaths';
 
 describe('panel: paths relative to the workspace', () => {
   const one = [{ name: 'greeter', path: '/tmp/ws/greeter' }];

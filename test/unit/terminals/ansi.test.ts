@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { hasInvisible as hasHidden, removeInvisible as removeHidden, revealInvisible as revealHidden } from '../../../src/panel/textSafety';
-import { AnsiStripper, stripAnsi, toTerminalNewlines } from '../../../src/terminals/ansi';
+import { hasInvisible as hasHidden, removeInvisible as removeHidden, revealInvisible as revealHidden } from '../../../src/shared/textSafety';
+import { AnsiStripper, stripAnsi, toTerminalNewlines } from '../../../src/shared/ansi';
 
 describe('terminals: control sequences', () => {
   const cases: [string, string, string][] = [

@@ -54,7 +54,7 @@ export function hasInvisible(text: string): boolean {
 }
 
 /** Terminal control sequences are removed by the same code that shows command output (one definition of them). */
-export { stripAnsi } from '../terminals/ansi';
+export { stripAnsi } from './ansi';
 
 /** The text without its hidden characters: what a reader of the revealed form would take it to be. */
 export function removeInvisible(text: string): string {

@@ -1,7 +1,8 @@
 /**
  * Terminal control sequences, for the two places command output goes: the panel shows plain text (sequences removed,
  * carriage returns and backspaces applied as a terminal would), while a VS Code terminal gets the bytes with their
- * colours, only with bare line feeds turned into CR LF (a pipe has no tty to do that). Pure: no `vscode`.
+ * colours, only with bare line feeds turned into CR LF (a pipe has no tty to do that). Pure: no `vscode`, no DOM, no
+ * Node. In src/shared because the webview strips sequences with it too (`stripAnsi`, through textSafety.ts).
  */
 
 const ESC = 0x1b;

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The panel's "before you can chat" states, shown above the conversation instead of a raw error: an agent waiting
  * for the user to sign in, a workspace where agents may not start, an agent that could not start (why, and what to
  * do), or no default agent yet (the agents found and not found, to pick from). Part of the host ↔ webview protocol
- * (src/panel/protocol.ts).
+ * (src/shared/protocol.ts).
  */
 export type GateView =
   | {
