@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from './support/fakeAgent';
 
-/** Every module reachable from the given files (src/acp, src/session, src/edits/snapshot), following relative imports, with what it imports. */
+/** Every module reachable from the given files (src/acp, src/session, src/edits/snapshot, webview, src/shared), following relative imports, with what it imports. */
 function importGraph(entries: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const queue = [...entries];
@@ -11,9 +13,9 @@ function importGraph(entries: string[]): Map<string, string[]> {
     const file = queue.pop()!;
     if (graph.has(file)) continue;
     const source = fs.readFileSync(file, 'utf8');
-    const specifiers = [...source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-      (m) => m[1] ?? m[2] ?? m[3],
-    );
+    const specifiers = [
+      ...source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm),
+    ].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
     graph.set(file, specifiers);
     for (const spec of specifiers) {
       if (!spec.startsWith('.')) continue;
@@ -30,6 +32,30 @@ function sourcesUnder(dir: string): string[] {
     e.isDirectory() ? sourcesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
   );
 }
+
+const isInside = (file: string, dir: string): boolean => file.startsWith(dir + path.sep);
+const isNodeBuiltin = (spec: string): boolean => spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]);
+
+/**
+ * The imports, in the files under `home` that `files` reach, that leave `home` for anything but the `allowed` folders
+ * (relative imports), or name `vscode` or a Node built-in: "file → specifier". Other packages (zod, markdown-it) pass.
+ */
+function importsLeaving(files: string[], home: string, allowed: string[]): string[] {
+  return [...importGraph(files)]
+    .filter(([file]) => isInside(file, home))
+    .flatMap(([file, specs]) =>
+      specs
+        .filter((spec) => {
+          if (!spec.startsWith('.')) return spec === 'vscode' || isNodeBuiltin(spec);
+          const target = path.resolve(path.dirname(file), spec);
+          return ![home, ...allowed].some((dir) => isInside(target, dir));
+        })
+        .map((spec) => `${path.relative(repoRoot, file)} → ${spec}`),
+    );
+}
+
+const webviewDir = path.join(repoRoot, 'webview');
+const sharedDir = path.join(repoRoot, 'src', 'shared');
 
 describe('layers', () => {
   for (const layer of ['acp', 'session', 'edits/snapshot']) {
@@ -50,5 +76,54 @@ describe('layers', () => {
   it('the import scanner sees a vscode import when there is one', () => {
     const probe = path.join(repoRoot, 'src', 'agents', 'agentLog.ts');
     assert.ok(importGraph([probe]).get(probe)?.includes('vscode'));
+  });
+
+  it('webview/ imports from outside itself only src/shared/ and packages (never vscode or Node)', () => {
+    const files = sourcesUnder(webviewDir);
+    assert.ok(files.length > 10, 'the webview was found');
+    assert.ok(importGraph(files).has(path.join(sharedDir, 'protocol.ts')), 'the graph reaches src/shared');
+    assert.deepEqual(importsLeaving(files, webviewDir, [sharedDir]), []);
+  });
+
+  it('src/shared/ imports nothing from src/ outside itself, no vscode and no Node module', () => {
+    const files = sourcesUnder(sharedDir);
+    assert.ok(files.length >= 4, 'src/shared was found');
+    assert.deepEqual(importsLeaving(files, sharedDir, []), []);
+    const outside = [...importGraph(files).keys()].filter((f) => !isInside(f, sharedDir));
+    assert.deepEqual(outside.map((f) => path.relative(repoRoot, f)), []);
+  });
+
+  it('the folder check sees an import that leaves the folder, a vscode import and a Node import', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-layers-'));
+    try {
+      const home = path.join(dir, 'home');
+      const allowed = path.join(dir, 'allowed');
+      fs.mkdirSync(home);
+      fs.mkdirSync(allowed);
+      fs.writeFileSync(path.join(allowed, 'ok.ts'), 'export const ok = 1;\n');
+      fs.writeFileSync(path.join(dir, 'elsewhere.ts'), 'export const no = 1;\n');
+      const probe = path.join(home, 'probe.ts');
+      fs.writeFileSync(
+        probe,
+        [
+          "import { ok } from '../allowed/ok';",
+          "import type { no } from '../elsewhere';",
+          "import * as vscode from 'vscode';",
+          "import { readFileSync } from 'node:fs';",
+          "import 'path';",
+          "import { z } from 'zod';",
+          '',
+        ].join('\n'),
+      );
+      const name = path.relative(repoRoot, probe);
+      assert.deepEqual(importsLeaving([probe], home, [allowed]), [
+        `${name} → ../elsewhere`,
+        `${name} → vscode`,
+        `${name} → node:fs`,
+        `${name} → path`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
