@@ -1,5 +1,5 @@
 import { stripAnsi } from '../shared/ansi';
-import { Emitter } from './emitter';
+import { Emitter } from '../base/event';
 import { TAIL_CHARS, type TerminalTailView } from './managedTerminal';
 import { OutputBuffer } from './outputBuffer';
 import type { ExitStatus } from './processTree';

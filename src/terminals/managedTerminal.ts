@@ -1,5 +1,5 @@
 import { stripAnsi } from '../shared/ansi';
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../base/event';
 import type { LaunchPlan } from './launchPlan';
 import { OutputBuffer } from './outputBuffer';
 import { DEFAULT_GRACE_MS, ProcessTree, type ExitStatus } from './processTree';

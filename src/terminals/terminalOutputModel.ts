@@ -1,5 +1,5 @@
 import { AgentTerminalOutputs, type ToolCallLike } from './agentOutput';
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../base/event';
 import type { TerminalTailView } from './managedTerminal';
 import type { ExitStatus } from './processTree';
 import type { TerminalRegistry } from './terminalRegistry';
@@ -50,6 +50,7 @@ export class TerminalOutputModel implements Disposable {
     this.subscriptions.push(
       source.onChange((change) => {
         if (change.type === 'tool-call' && change.toolCallId) this.observe(change.toolCallId);
+        else if (change.type === 'reset') for (const id of source.toolCalls.keys()) this.observe(id);
         else if (change.type === 'entry-added') {
           const entry = change.index !== undefined ? source.entries?.[change.index] : undefined;
           if (entry?.toolCallId) this.observe(entry.toolCallId);

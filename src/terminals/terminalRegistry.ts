@@ -1,4 +1,4 @@
-import { Emitter, type Disposable } from './emitter';
+import { Emitter, type Disposable } from '../base/event';
 import type { ManagedTerminal, TerminalTailView } from './managedTerminal';
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * The one event primitive of every layer below the VS Code adapters (the adapters use `vscode.EventEmitter`, which has
+ * the same shape): an `Emitter` owns its listeners, `event` subscribes and returns a `Disposable`.
+ */
+export interface Disposable {
+  dispose(): void;
+}
+
+export type Event<T> = (listener: (value: T) => void) => Disposable;
+
+let liveListeners = 0;
+
+/**
+ * Listeners subscribed to any `Emitter` right now, across the extension host: a leak check compares it before and
+ * after opening and closing sessions.
+ */
+export function emitterListenerCount(): number {
+  return liveListeners;
+}
+
+export class Emitter<T> implements Disposable {
+  /** Wrapped, so the same function subscribed twice is two subscriptions. */
+  private listeners: { call: (value: T) => void }[] = [];
+  private disposed = false;
+
+  readonly event: Event<T> = (listener) => {
+    if (this.disposed) return { dispose: () => undefined };
+    const entry = { call: listener };
+    this.listeners = [...this.listeners, entry];
+    liveListeners++;
+    return {
+      dispose: () => {
+        const before = this.listeners.length;
+        this.listeners = this.listeners.filter((l) => l !== entry);
+        liveListeners -= before - this.listeners.length;
+      },
+    };
+  };
+
+  /**
+   * Calls every listener in subscription order. The list is replaced, never mutated, on (un)subscribe, so a listener
+   * that unsubscribes (or subscribes another) while being called changes the next `fire`, not this one.
+   */
+  fire(value: T): void {
+    for (const listener of this.listeners) listener.call(value);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.length;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    liveListeners -= this.listeners.length;
+    this.listeners = [];
+  }
+}
