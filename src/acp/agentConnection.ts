@@ -2,11 +2,9 @@ import { AgentProcess, type ExitInfo, type LaunchSpec } from './agentProcess';
 import type { ClientCapabilities } from './capabilities';
 import type { ClientHandlers } from './clientHandlers';
 import { AcpConnection, type ClientInfo } from './connection';
-import { ConnectionClosedError } from './errors';
+import { ConnectionClosedError, type StopCause } from './errors';
 import type { TraceEvent } from './jsonRpc';
 import type { InitializeResult } from './schema/agentMethods';
-
-export type AgentState = 'starting' | 'initializing' | 'ready' | 'stopping' | 'exited';
 
 export interface AgentConnectionOptions {
   /** For messages: the agent's display name. */
@@ -23,16 +21,17 @@ export interface AgentConnectionOptions {
 const STDOUT_CLOSED_GRACE_MS = 2000;
 
 /**
- * One running agent: its process, the ACP connection over its stdio and an explicit lifecycle. When the process
- * exits or its output closes, every pending request rejects with a `ConnectionClosedError` carrying the exit code or
- * signal and the tail of stderr.
+ * One running agent: its process and the ACP connection over its stdio. When the process exits or its output closes,
+ * every pending request rejects with a `ConnectionClosedError` carrying the exit code or signal, the tail of stderr
+ * and, when Howdah stopped it, why. The session's life (starting, ready, stopped, …) is not kept here but by its
+ * owner (src/session/lifecycle.ts); this object only knows whether it was asked to stop.
  */
 export class AgentConnection {
   readonly process: AgentProcess;
   readonly acp: AcpConnection;
-  private stateValue: AgentState = 'starting';
   private initResult: InitializeResult | undefined;
-  private readonly listeners = new Set<(state: AgentState) => void>();
+  private stopCause: StopCause | undefined;
+  private closedValue = false;
   /** Settles once the connection is closed, with the reason. */
   readonly closed: Promise<ConnectionClosedError>;
 
@@ -45,8 +44,9 @@ export class AgentConnection {
     this.closed = new Promise((resolve) => {
       const close = (info: ExitInfo) => {
         const error = this.closedError(info);
-        this.acp.rpc.close(error);
-        this.setState('exited');
+        this.closedValue = true;
+        // Settles every pending request and lets go of the process's streams.
+        this.acp.dispose(error);
         resolve(error);
       };
       void this.process.exited.then(close);
@@ -61,8 +61,9 @@ export class AgentConnection {
     });
   }
 
-  get state(): AgentState {
-    return this.stateValue;
+  /** The process is gone and every request has settled. */
+  get isClosed(): boolean {
+    return this.closedValue;
   }
 
   get initializeResult(): InitializeResult | undefined {
@@ -73,32 +74,24 @@ export class AgentConnection {
     return this.options.name;
   }
 
-  onStateChange(listener: (state: AgentState) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   /** Initializes the connection; on any failure the process is stopped. */
   async start(): Promise<InitializeResult> {
-    this.setState('initializing');
     try {
       // If the agent dies first, the pending initialize rejects with the exit details.
       this.initResult = await this.acp.initialize(this.options.clientInfo);
     } catch (error) {
-      await this.stop();
+      await this.stop('start-failed');
       throw error;
     }
-    this.setState('ready');
     return this.initResult;
   }
 
-  /** Close stdin, wait up to 2 s, kill the process group. Every pending request settles. */
-  async stop(): Promise<void> {
-    if (this.stateValue === 'exited') {
-      await this.process.stop();
-      return;
-    }
-    this.setState('stopping');
+  /**
+   * Close stdin, wait up to 2 s, kill the process group. Every pending request settles. `cause` is what `closed`
+   * reports (the first one given wins: a restart that stops an agent already being stopped by the user stays "user").
+   */
+  async stop(cause: StopCause = 'user'): Promise<void> {
+    if (!this.closedValue) this.stopCause ??= cause;
     await this.process.stop();
     await this.closed;
   }
@@ -106,17 +99,10 @@ export class AgentConnection {
   private closedError(info: ExitInfo): ConnectionClosedError {
     const how = howItEnded(info);
     const tail = this.process.stderrTail(20);
-    const stopping = this.stateValue === 'stopping';
-    const message = stopping
+    const message = this.stopCause
       ? `${this.options.name} was stopped`
       : `${this.options.name} ${how}${tail.length ? `. Last output:\n${tail.join('\n')}` : ''}`;
-    return new ConnectionClosedError(message, info.code, info.signal, this.process.stderrTail());
-  }
-
-  private setState(state: AgentState): void {
-    if (this.stateValue === state) return;
-    this.stateValue = state;
-    for (const listener of this.listeners) listener(state);
+    return new ConnectionClosedError(message, info.code, info.signal, this.process.stderrTail(), this.stopCause);
   }
 }
 

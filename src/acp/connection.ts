@@ -23,19 +23,15 @@ export interface ClientInfo {
   version: string;
 }
 
-interface WaitingPermission {
-  settle(outcome: PermissionOutcome): void;
-}
-
 /**
  * ACP on top of JSON-RPC: typed calls to the agent from the method table, the agent's calls checked against the
- * capabilities we advertised and parsed before any handler sees them, and the permission bookkeeping that lets a
- * cancelled turn answer its own prompts.
+ * capabilities we advertised and parsed before any handler sees them. It keeps no session state: each request's
+ * handler gets the request's `AbortSignal` (aborted when the agent withdraws it or the connection closes), and the
+ * session that owns a permission prompt answers it when its turn is cancelled.
  */
 export class AcpConnection {
   readonly rpc: JsonRpcConnection;
   private agentCapabilities: AgentCapabilities | undefined;
-  private readonly waitingPermissions = new Map<string, Set<WaitingPermission>>();
 
   constructor(
     input: Readable,
@@ -94,21 +90,14 @@ export class AcpConnection {
     return parsed.data as ResultOf<M>;
   }
 
-  /**
-   * Cancels the session's turn: sends `session/cancel` and answers every permission request of the session still
-   * waiting on the user with `cancelled` (a later answer from the UI is dropped). The turn itself still ends with the
-   * agent's answer to `session/prompt`.
-   */
-  async cancel(sessionId: string): Promise<void> {
-    const sent = this.rpc.notify(agentNotifications.cancel, { sessionId });
-    const waiting = this.waitingPermissions.get(sessionId);
-    if (waiting) for (const w of [...waiting]) w.settle({ outcome: 'cancelled' });
-    await sent;
+  /** Sends `session/cancel`. The turn still ends with the agent's answer to `session/prompt`. */
+  cancel(sessionId: string): Promise<void> {
+    return this.rpc.notify(agentNotifications.cancel, { sessionId });
   }
 
-  /** Permission requests of a session still waiting for an answer. */
-  waitingPermissionCount(sessionId: string): number {
-    return this.waitingPermissions.get(sessionId)?.size ?? 0;
+  /** Removes the stream listeners and settles every pending request with `error`. */
+  dispose(error: Error): void {
+    this.rpc.dispose(error);
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -147,40 +136,15 @@ export class AcpConnection {
     return result ?? {};
   }
 
-  private askPermission(params: RequestPermissionParams, signal: AbortSignal): Promise<PermissionOutcome> {
-    // With no options the only valid answer is `cancelled` (DIGEST §12).
-    if (params.options.length === 0) return Promise.resolve({ outcome: 'cancelled' });
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    signal.addEventListener('abort', abort, { once: true });
-    let set = this.waitingPermissions.get(params.sessionId);
-    if (!set) this.waitingPermissions.set(params.sessionId, (set = new Set()));
-    const waiting = set;
-    return new Promise<PermissionOutcome>((resolve) => {
-      let done = false;
-      const entry: WaitingPermission = {
-        settle: (outcome) => {
-          if (done) return;
-          done = true;
-          waiting.delete(entry);
-          if (waiting.size === 0) this.waitingPermissions.delete(params.sessionId);
-          signal.removeEventListener('abort', abort);
-          // Tells the UI the prompt is over when it was answered by someone else (cancel, the agent, a crash).
-          controller.abort();
-          resolve(outcome);
-        },
-      };
-      waiting.add(entry);
-      // The agent withdrew the request ($/cancel_request) or the connection closed: answer cancelled.
-      signal.addEventListener('abort', () => entry.settle({ outcome: 'cancelled' }), { once: true });
-      this.handlers.requestPermission(params, controller.signal).then(
-        (outcome) => {
-          const valid = outcome.outcome === 'cancelled' || params.options.some((o) => o.optionId === outcome.optionId);
-          entry.settle(valid ? outcome : { outcome: 'cancelled' });
-        },
-        () => entry.settle({ outcome: 'cancelled' }),
-      );
-    });
+  /** An answer the request does not allow (an option it did not offer) counts as `cancelled`; so does a failed handler. */
+  private async askPermission(params: RequestPermissionParams, signal: AbortSignal): Promise<PermissionOutcome> {
+    try {
+      const outcome = await this.handlers.requestPermission(params, signal);
+      const valid = outcome.outcome === 'cancelled' || params.options.some((o) => o.optionId === outcome.optionId);
+      return valid ? outcome : { outcome: 'cancelled' };
+    } catch {
+      return { outcome: 'cancelled' };
+    }
   }
 
   private warn(warning: ProtocolWarning): void {

@@ -45,12 +45,17 @@ export class RpcError extends Error {
 }
 
 /** The connection to the agent ended (process exit, closed stream): every pending request rejects with this. */
+/** Why Howdah stopped an agent itself; an agent that ended without one of these crashed. */
+export type StopCause = 'user' | 'restart' | 'window-closing' | 'untrusted' | 'start-failed';
+
 export class ConnectionClosedError extends Error {
   constructor(
     message: string,
     readonly exitCode: number | null,
     readonly signal: string | null,
     readonly stderrTail: readonly string[],
+    /** Set when Howdah stopped the agent, with why; undefined when the agent ended by itself. */
+    readonly stopCause?: StopCause,
   ) {
     super(message);
     this.name = 'ConnectionClosedError';

@@ -52,9 +52,11 @@ export class JsonRpcConnection {
   private readonly writer: MessageWriter;
   private readonly splitter: LineSplitter;
   private closedWith: Error | undefined;
+  private readonly onData = (chunk: Buffer) => this.splitter.push(chunk);
+  private readonly onEnd = () => this.splitter.end();
 
   constructor(
-    input: Readable,
+    private readonly input: Readable,
     output: Writable,
     private readonly handlers: RpcHandlers,
     private readonly options: JsonRpcOptions = {},
@@ -74,8 +76,8 @@ export class JsonRpcConnection {
       },
       options.maxLineBytes ?? MAX_LINE_BYTES,
     );
-    input.on('data', (chunk: Buffer) => this.splitter.push(chunk));
-    input.on('end', () => this.splitter.end());
+    input.on('data', this.onData);
+    input.on('end', this.onEnd);
   }
 
   get isClosed(): boolean {
@@ -119,6 +121,16 @@ export class JsonRpcConnection {
     this.pending.clear();
     for (const [, controller] of this.incoming) controller.abort();
     this.incoming.clear();
+  }
+
+  /**
+   * Closes (every pending request rejects with `error`) and stops reading: the input's listeners are removed, so
+   * nothing of this connection stays reachable from a stream that lives on.
+   */
+  dispose(error: Error = new Error('The connection was disposed')): void {
+    this.close(error);
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
   }
 
   private send(message: Message): Promise<void> {

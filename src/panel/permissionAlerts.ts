@@ -21,7 +21,7 @@ export class PermissionAlerts implements vscode.Disposable {
   ) {
     this.watchers = new PerSession(sessions, (managed) =>
       managed.session.state.onChange((change) => {
-        if (change.type === 'tool-call') this.schedule();
+        if (change.type === 'permission-requested' || change.type === 'permission-settled') this.schedule();
       }),
     );
   }

@@ -41,6 +41,8 @@ export class SessionProjector {
   private planDirty = false;
   private commandsDirty = false;
   private turnDirty = false;
+  /** Entries were removed or replaced: indexes moved, so the page gets a new snapshot instead of patches. */
+  private resnapshot = false;
   /** What the webview holds of each message entry, so a grown message is sent as its new text only. */
   private readonly sent = new Map<number, SentMessage>();
   private readonly toolEntry = new Map<string, number>();
@@ -116,6 +118,10 @@ export class SessionProjector {
     if (this.timer !== undefined) this.clock.clear(this.timer);
     this.timer = undefined;
     if (this.disposed) return;
+    if (this.resnapshot) {
+      this.post(this.snapshot());
+      return;
+    }
     const ops: PatchOp[] = [];
     const state = this.state;
     if (state) {
@@ -171,6 +177,16 @@ export class SessionProjector {
       case 'turn':
         this.turnDirty = true;
         break;
+      case 'reset':
+      case 'entries-removed':
+        this.resnapshot = true;
+        break;
+      case 'turn-started':
+      case 'turn-ended':
+      case 'permission-requested':
+      case 'permission-settled':
+        // Their entries and the turn state change with them, marked by those changes.
+        return;
       case 'modes':
       case 'config':
       case 'info':
@@ -241,6 +257,6 @@ export class SessionProjector {
   private clearDirty(): void {
     this.dirtyEntries.clear();
     this.appended.clear();
-    this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = false;
+    this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = this.resnapshot = false;
   }
 }

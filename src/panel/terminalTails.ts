@@ -30,7 +30,7 @@ export class TerminalTails {
   constructor(private readonly source: ToolCallSource) {
     this.subscription = source.onChange((change) => {
       if (change.type === 'tool-call') this.collect(change.toolCallId);
-      else if (change.type === 'entry-added') this.collectAll();
+      else if (change.type === 'entry-added' || change.type === 'reset') this.collectAll();
     });
     this.collectAll();
   }

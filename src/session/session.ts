@@ -19,8 +19,9 @@ interface WaitingAnswer {
 }
 
 /**
- * One ACP session: its domain state, its turns and the permission prompts that wait on the user. The agent's updates
- * arrive through `apply`, in order; the user's intents through `prompt`, `cancel`, `answerPermission` and the pickers.
+ * One ACP session: its domain state, its turns and the permission prompts that wait on the user (their only owner:
+ * the protocol layer passes each request's signal and keeps no prompt state). The agent's updates arrive through
+ * `apply`, in order; the user's intents through `prompt`, `cancel`, `answerPermission` and the pickers.
  */
 export class Session {
   readonly state = new SessionState();
@@ -54,7 +55,7 @@ export class Session {
   reattach(acp: AcpConnection, sessionId: string, setup: LoadSessionResult): void {
     this.acp = acp;
     this.id = sessionId;
-    if (this.state.turn !== 'idle') this.state.setTurn('idle');
+    this.state.endTurn();
     this.applySetup(setup);
   }
 
@@ -90,7 +91,7 @@ export class Session {
     if (this.state.turn !== 'idle') throw new Error('A turn is already running in this session');
     this.state.addUserMessage(blocks);
     this.turnStart = this.state.entries.length;
-    this.state.setTurn('running');
+    this.state.beginTurn();
     const abandoned = new Promise<'abandoned'>((resolve) => (this.abandonTurn = () => resolve('abandoned')));
     try {
       await this.prepareTurn?.().catch(() => undefined);
@@ -119,7 +120,7 @@ export class Session {
       this.abandonTurn = undefined;
       this.endOpenToolCalls('failed');
       this.state.addError(errorMessage(error), errorDetail(error), true);
-      this.state.setTurn('idle');
+      this.state.endTurn();
       throw error;
     }
   }
@@ -127,8 +128,10 @@ export class Session {
   /** Cancels the running turn: unfinished tool calls show as cancelled at once, waiting prompts are answered. */
   async cancel(): Promise<void> {
     if (this.state.turn !== 'running') return;
-    this.state.setTurn('cancelling');
+    this.state.cancellingTurn();
     this.endOpenToolCalls('cancelled');
+    // A cancelled turn answers its own prompts (DIGEST §8); a later answer from the UI finds nothing waiting.
+    this.settleWaiting();
     // An agent that ignores session/cancel must not keep the user's turn open: give it a moment, then let go.
     const abandon = this.abandonTurn;
     this.cancelTimer = setTimeout(() => {
@@ -140,16 +143,22 @@ export class Session {
 
   /**
    * A permission request from the agent: becomes a state of the tool call it concerns (created from the request if
-   * it was never announced) until the user answers, the turn is cancelled or the agent withdraws it.
+   * it was never announced) until the user answers, the turn is cancelled, the agent withdraws it or goes away
+   * (`signal`: the request's own). Resolves to an outcome the request allows.
    */
+
   requestPermission(params: RequestPermissionParams, signal: AbortSignal): Promise<PermissionOutcome> {
+    // With no options the only valid answer is `cancelled` (DIGEST §12); a withdrawn request needs no prompt.
+    if (params.options.length === 0 || signal.aborted) return Promise.resolve({ outcome: 'cancelled' });
     const call = this.state.toolCallFor(params.toolCall);
     const requestId = this.nextPermissionId++;
     call.permission = { requestId, options: params.options };
-    this.state.changedToolCall(call.toolCallId);
+    this.state.changedPermission(call.toolCallId, true);
     return new Promise<PermissionOutcome>((resolve) => {
+      const onAbort = () => finish({ outcome: 'cancelled' });
       const finish = (outcome: PermissionOutcome) => {
         if (!this.waiting.delete(requestId)) return;
+        signal.removeEventListener('abort', onAbort);
         if (call.permission?.requestId === requestId) call.permission = undefined;
         if (outcome.outcome === 'selected') {
           const option = params.options.find((o) => o.optionId === outcome.optionId);
@@ -158,12 +167,17 @@ export class Session {
         } else {
           call.permissionAnswer = 'cancelled';
         }
-        this.state.changedToolCall(call.toolCallId);
+        this.state.changedPermission(call.toolCallId, false);
         resolve(outcome);
       };
       this.waiting.set(requestId, { resolve: finish });
-      signal.addEventListener('abort', () => finish({ outcome: 'cancelled' }), { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Permission prompts still waiting on the user. */
+  get waitingPermissionCount(): number {
+    return this.waiting.size;
   }
 
   /** The user's choice for the prompt on `toolCallId`. Returns false when no prompt waits there (already answered). */
@@ -205,6 +219,10 @@ export class Session {
 
   /** The agent is gone: prompts still waiting are over. */
   dispose(): void {
+    this.settleWaiting();
+  }
+
+  private settleWaiting(): void {
     for (const [, waiting] of [...this.waiting]) waiting.resolve({ outcome: 'cancelled' });
   }
 
@@ -223,7 +241,7 @@ export class Session {
     this.abandonTurn = undefined;
     if (stopReason === 'cancelled') this.endOpenToolCalls('cancelled');
     this.state.addTurnEnd(stopReason);
-    this.state.setTurn('idle');
+    this.state.endTurn(stopReason);
   }
 
   private endOpenToolCalls(status: 'cancelled' | 'failed'): void {

@@ -1,11 +1,10 @@
 import type { ContentBlock } from '../acp/schema/content';
+import { Emitter, type Event } from '../base/event';
 import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ToolCallUpdate } from '../acp/schema/toolCall';
 import type { Entry, HostNote, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, UnrecordedChange, Usage } from './state';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
-
-type Listener = (change: SessionChange) => void;
 
 /**
  * Reduces `session/update` notifications into the domain state of one session. Every update kind is handled;
@@ -23,7 +22,12 @@ export class SessionState implements SessionStateView {
   usage: Usage | undefined;
   turn: TurnState = 'idle';
   private nextEntryId = 1;
-  private readonly listeners = new Set<Listener>();
+  /** User messages in the transcript: the next turn's index. */
+  private userMessages = 0;
+  /** The running turn's index, from `beginTurn` to `endTurn`. */
+  private turnIndex: number | undefined;
+  private readonly changes = new Emitter<SessionChange>();
+  readonly onChange: Event<SessionChange> = this.changes.event;
   /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
   private readonly messageIndex = new Map<string, number>();
 
@@ -32,6 +36,7 @@ export class SessionState implements SessionStateView {
     // No spread: a long transcript (>100,000 entries) overflows the call stack as arguments.
     this.entries.length = 0;
     this.messageIndex.clear();
+    this.userMessages = 0;
     let maxId = 0;
     for (const entry of saved.entries) {
       this.indexEntry(entry, this.entries.push(entry) - 1);
@@ -42,14 +47,26 @@ export class SessionState implements SessionStateView {
     this.plan = [...saved.plan];
     this.info = { ...this.info, title: saved.title };
     this.nextEntryId = maxId + 1;
-    this.emit({ type: 'entry-added', index: this.entries.length - 1 });
-    this.emit({ type: 'plan' });
-    this.emit({ type: 'info' });
+    this.emit({ type: 'reset' });
   }
 
-  onChange(listener: Listener): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+  /** Removes entries from `start` on (a conversation continued from an earlier point); their tool calls go with them. */
+  removeEntriesFrom(start: number): void {
+    const end = this.entries.length;
+    if (start < 0 || start >= end) return;
+    for (const entry of this.entries.splice(start)) {
+      if (entry.kind === 'tool') this.toolCalls.delete(entry.toolCallId);
+      if (entry.kind === 'message' && entry.role === 'user') this.userMessages--;
+      if (entry.kind === 'message' && entry.messageId !== undefined && (this.messageIndex.get(`${entry.role}:${entry.messageId}`) ?? -1) >= start) {
+        this.messageIndex.delete(`${entry.role}:${entry.messageId}`);
+      }
+    }
+    this.emit({ type: 'entries-removed', start, end });
+  }
+
+  /** Drops every listener: the session is closed. */
+  dispose(): void {
+    this.changes.dispose();
   }
 
   apply(update: SessionUpdate): void {
@@ -133,7 +150,42 @@ export class SessionState implements SessionStateView {
     this.emit({ type: 'modes' });
   }
 
-  setTurn(turn: TurnState): void {
+  /** A turn starts on the user message just added; returns its index (0 = the turn of the first user message). */
+  beginTurn(): number {
+    if (this.turnIndex !== undefined) throw new Error('A turn is already running in this session');
+    const index = Math.max(0, this.userMessages - 1);
+    this.turnIndex = index;
+    this.setTurn('running');
+    this.emit({ type: 'turn-started', index });
+    return index;
+  }
+
+  /** The running turn is being cancelled. */
+  cancellingTurn(): void {
+    if (this.turn === 'running') this.setTurn('cancelling');
+  }
+
+  /** The running turn is over; `stopReason` absent when it failed or was cut off. */
+  endTurn(stopReason?: string): void {
+    const index = this.turnIndex;
+    if (index === undefined) return;
+    this.turnIndex = undefined;
+    this.setTurn('idle');
+    this.emit({ type: 'turn-ended', index, ...(stopReason !== undefined ? { stopReason } : {}) });
+  }
+
+  /** The running turn's index, if one runs. */
+  get runningTurn(): number | undefined {
+    return this.turnIndex;
+  }
+
+  /** A permission prompt on `toolCallId` started (`waiting`) or ended: its card and the alerts follow. */
+  changedPermission(toolCallId: string, waiting: boolean): void {
+    this.emit({ type: 'tool-call', toolCallId });
+    this.emit({ type: waiting ? 'permission-requested' : 'permission-settled', toolCallId });
+  }
+
+  private setTurn(turn: TurnState): void {
     if (this.turn === turn) return;
     this.turn = turn;
     this.emit({ type: 'turn' });
@@ -259,10 +311,11 @@ export class SessionState implements SessionStateView {
   }
 
   private indexEntry(entry: Entry, index: number): void {
+    if (entry.kind === 'message' && entry.role === 'user') this.userMessages++;
     if (entry.kind === 'message' && entry.messageId !== undefined) this.messageIndex.set(`${entry.role}:${entry.messageId}`, index);
   }
 
   private emit(change: SessionChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.changes.fire(change);
   }
 }

@@ -86,7 +86,20 @@ export type SessionChange =
   | { readonly type: 'config' }
   | { readonly type: 'info' }
   | { readonly type: 'usage' }
-  | { readonly type: 'turn' };
+  /** The turn state (`turn`) changed: running, cancelling or idle. */
+  | { readonly type: 'turn' }
+  /** Turn `index` (0 = the turn of the first user message) started: its user message is the last one in the transcript. */
+  | { readonly type: 'turn-started'; readonly index: number }
+  /** Turn `index` is over, with the agent's stop reason; none when it failed (an error entry says why) or was cut off by a restart. */
+  | { readonly type: 'turn-ended'; readonly index: number; readonly stopReason?: string }
+  /** A permission prompt now waits on the user, on this tool call. */
+  | { readonly type: 'permission-requested'; readonly toolCallId: string }
+  /** That prompt is over: answered, cancelled, withdrawn by the agent, or the agent went away. */
+  | { readonly type: 'permission-settled'; readonly toolCallId: string }
+  /** Entries `start` (inclusive) to `end` (exclusive) were removed; later ones moved down. */
+  | { readonly type: 'entries-removed'; readonly start: number; readonly end: number }
+  /** Everything was replaced (a saved transcript restored): re-read it all. */
+  | { readonly type: 'reset' };
 
 export interface SessionStateView {
   readonly entries: readonly Entry[];

@@ -163,7 +163,7 @@ async function throughHost(host, code, chunks, naiveCode) {
   const { SessionProjector, SessionState, SessionUpdate } = code.host;
   const chat = await openPage(host, naiveCode);
   const state = new SessionState();
-  state.setTurn('running');
+  state.beginTurn();
   let delivery = Promise.resolve();
   let patches = 0;
   const post = (message) => {
@@ -203,7 +203,7 @@ async function throughHost(host, code, chunks, naiveCode) {
 function hostCapacity(code, chunks) {
   const { SessionProjector, SessionState, SessionUpdate } = code.host;
   const state = new SessionState();
-  state.setTurn('running');
+  state.beginTurn();
   let bytes = 0;
   const projector = new SessionProjector(1, state, { get: () => undefined }, () => header, (m) => { bytes += JSON.stringify(m).length; }, { set: () => 1, clear: () => undefined });
   projector.snapshot();

@@ -131,30 +131,34 @@ describe('ACP connection', () => {
     assert.equal(mode.currentModeId, 'code');
   });
 
-  it('cancel sends session/cancel and answers that session\'s pending permission prompts as cancelled; a later UI answer is dropped', async () => {
-    let answerFromUi!: (o: { outcome: 'selected'; optionId: string }) => void;
-    let uiSignal!: AbortSignal;
+  it('a permission request\'s handler gets the request\'s own signal (aborted when the agent withdraws it); cancel only sends session/cancel; an option never offered counts as cancelled', async () => {
+    const answers: ((o: { outcome: 'selected'; optionId: string }) => void)[] = [];
+    const signals: AbortSignal[] = [];
     const { peer, acp } = setup({
       requestPermission: (_params, signal) => {
-        uiSignal = signal;
-        return new Promise((resolve) => (answerFromUi = resolve));
+        signals.push(signal);
+        return new Promise((resolve) => {
+          answers.push(resolve);
+          signal.addEventListener('abort', () => resolve({ outcome: 'selected', optionId: 'ok' }));
+        });
       },
     });
     await initialize(peer, acp);
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
-    peer.send({ jsonrpc: '2.0', id: 'p1', method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options } });
+    const ask = (id: string) => peer.send({ jsonrpc: '2.0', id, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: id }, options } });
+    ask('p1');
     await tick(10);
-    assert.equal(acp.waitingPermissionCount('s1'), 1);
     await acp.cancel('s1');
-    const cancel = await peer.next();
-    assert.deepEqual(cancel, { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's1' } });
-    const answer = await peer.next();
-    assert.deepEqual(answer, { jsonrpc: '2.0', id: 'p1', result: { outcome: { outcome: 'cancelled' } } });
-    assert.ok(uiSignal.aborted, 'the UI is told the prompt is over');
-    answerFromUi({ outcome: 'selected', optionId: 'ok' });
-    await tick(20);
-    assert.deepEqual(peer.drain(), [], 'the late answer is dropped');
-    assert.equal(acp.waitingPermissionCount('s1'), 0);
+    assert.deepEqual(await peer.next(), { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's1' } });
+    assert.equal(signals[0].aborted, false, 'the prompt belongs to the session, which answers it when its turn is cancelled');
+    peer.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'p1' } });
+    await tick(10);
+    assert.ok(signals[0].aborted, 'withdrawn by the agent: the handler is told');
+    assert.deepEqual(await peer.next(), { jsonrpc: '2.0', id: 'p1', result: { outcome: { outcome: 'selected', optionId: 'ok' } } });
+    ask('p2');
+    await tick(10);
+    answers[1]({ outcome: 'selected', optionId: 'not-offered' });
+    assert.deepEqual(await peer.next(), { jsonrpc: '2.0', id: 'p2', result: { outcome: { outcome: 'cancelled' } } });
   });
 
   it('a pending permission prompt does not block a file read or the stream', async () => {

@@ -15,7 +15,8 @@ describe('protocol layer against the fake agent over real stdio', () => {
     const run = start('markdown');
     const init = await run.connection.start();
     assert.equal(init.protocolVersion, 1);
-    assert.equal(run.connection.state, 'ready');
+    assert.equal(run.connection.initializeResult, init);
+    assert.equal(run.connection.isClosed, false);
     const sessionId = (await run.connection.acp.call('newSession', { cwd: run.cwd, mcpServers: [] })).sessionId;
     const result = await run.connection.acp.call('prompt', { sessionId, prompt: [{ type: 'text', text: 'Explain' }] });
     assert.equal(result.stopReason, 'end_turn');
@@ -52,13 +53,13 @@ describe('protocol layer against the fake agent over real stdio', () => {
 
   it('answers permission prompts allow, reject and cancelled (by cancelling the turn)', async () => {
     const choices = ['allow-once', 'reject-once'];
-    let waiting: AbortSignal | undefined;
+    // What the session does on cancel (it owns its prompts): answers the waiting one `cancelled`.
+    let answerCancelled: (() => void) | undefined;
     const run = start('permission', {
-      requestPermission: (_params, signal) => {
+      requestPermission: () => {
         const choice = choices.shift();
         if (choice) return Promise.resolve({ outcome: 'selected', optionId: choice });
-        waiting = signal;
-        return new Promise(() => {});
+        return new Promise((resolve) => (answerCancelled = () => resolve({ outcome: 'cancelled' })));
       },
     });
     const sessionId = await openSession(run);
@@ -68,10 +69,10 @@ describe('protocol layer against the fake agent over real stdio', () => {
     assert.equal((await prompt('2')).stopReason, 'end_turn');
     assert.match(textOf(run.updates), /Rejected with reject-once/);
     const third = prompt('3');
-    while (run.connection.acp.waitingPermissionCount(sessionId) === 0) await new Promise((r) => setTimeout(r, 10));
+    while (!answerCancelled) await new Promise((r) => setTimeout(r, 10));
     await run.connection.acp.cancel(sessionId);
+    answerCancelled();
     assert.equal((await third).stopReason, 'cancelled');
-    assert.ok(waiting?.aborted);
   });
 
   it('serves a request with string ids', async () => {
@@ -110,7 +111,8 @@ describe('protocol layer against the fake agent over real stdio', () => {
     assert.equal(error.exitCode, 3);
     assert.match(error.message, /exited with code 3/);
     assert.ok(error.stderrTail.some((l) => l.includes('simulated crash')));
-    assert.equal(run.connection.state, 'exited');
+    assert.equal(run.connection.isClosed, true);
+    assert.equal(error.stopCause, undefined, 'a crash: nobody asked it to stop');
     assert.equal(isAlive(pid), false);
     await assert.rejects(run.connection.acp.call('newSession', { cwd: run.cwd, mcpServers: [] }), ConnectionClosedError);
   });
@@ -127,7 +129,8 @@ describe('protocol layer against the fake agent over real stdio', () => {
     const run = start('bad-version');
     const error = await run.connection.start().catch((e: unknown) => e);
     assert.ok(error instanceof ProtocolVersionError);
-    assert.equal(run.connection.state, 'exited');
+    assert.equal(run.connection.isClosed, true);
+    assert.equal((await run.connection.closed).stopCause, 'start-failed');
   });
 
   it('reports a command that does not exist', async () => {

@@ -22,6 +22,24 @@ function connect(handlers: Partial<RpcHandlers> = {}) {
 }
 
 describe('JSON-RPC connection', () => {
+  it('dispose settles every pending request, aborts incoming handlers and removes its stream listeners', async () => {
+    let incoming: AbortSignal | undefined;
+    const { peer, rpc, notifications } = connect({ request: (_m, _p, { signal }) => ((incoming = signal), new Promise(() => {})) });
+    const before = { data: peer.toUs.listenerCount('data'), end: peer.toUs.listenerCount('end') };
+    const pending = rpc.request('slow', {});
+    peer.send({ jsonrpc: '2.0', id: 'in', method: 'ask', params: {} });
+    await tick(10);
+    rpc.dispose(new Error('gone'));
+    await assert.rejects(pending, /gone/);
+    assert.ok(incoming?.aborted);
+    assert.equal(rpc.pendingCount, 0);
+    assert.deepEqual({ data: peer.toUs.listenerCount('data'), end: peer.toUs.listenerCount('end') }, { data: before.data - 1, end: before.end - 1 });
+    peer.send({ jsonrpc: '2.0', method: 'late', params: {} });
+    await tick(10);
+    assert.deepEqual(notifications, [], 'nothing is read after dispose');
+    await assert.rejects(rpc.request('after', {}), /gone/);
+  });
+
   it('matches responses to requests by id, out of order', async () => {
     const { peer, rpc } = connect();
     const a = rpc.request('a', { n: 1 });

@@ -157,7 +157,7 @@ describe('panel session projector', () => {
     const { timer, ops, projector, state } = setup();
     state.addUserMessage([{ type: 'text', text: 'hi' }]);
     projector.snapshot();
-    state.setTurn('idle');
+    state.endTurn();
     timer.fire();
     assert.deepEqual(ops(), []);
   });
@@ -191,7 +191,7 @@ describe('panel session projector', () => {
     apply({ sessionUpdate: 'usage_update', used: 1, size: 2 });
     apply({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] });
     apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'd', input: { hint: 'h' } }] });
-    state.setTurn('running');
+    state.beginTurn();
     timer.fire();
     assert.deepEqual(ops().map((o) => o.op).sort(), ['commands', 'header', 'plan', 'turn']);
     const commands = ops().find((o) => o.op === 'commands');

@@ -71,6 +71,24 @@ describe('session turns and permissions', () => {
     assert.equal(session.state.turn, 'idle');
   });
 
+  it('owns its prompts: says when one waits and when it is settled; a withdrawn request or one with no options is cancelled', async () => {
+    const { peer, session } = await setup();
+    const seen: string[] = [];
+    session.state.onChange((c) => (c.type === 'permission-requested' || c.type === 'permission-settled') && seen.push(`${c.type}:${c.toolCallId}`));
+    void session.prompt([{ type: 'text', text: 'go' }]);
+    await peer.next();
+    peer.send({ jsonrpc: '2.0', id: 'w', method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 'w' }, options } });
+    await tick(10);
+    assert.equal(session.waitingPermissionCount, 1);
+    peer.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'w' } });
+    assert.deepEqual(await peer.next(), { jsonrpc: '2.0', id: 'w', result: { outcome: { outcome: 'cancelled' } } });
+    assert.equal(session.waitingPermissionCount, 0);
+    assert.equal(session.answerPermission('w', 'yes'), false);
+    peer.send({ jsonrpc: '2.0', id: 'e', method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 'e' }, options: [] } });
+    assert.deepEqual(await peer.next(), { jsonrpc: '2.0', id: 'e', result: { outcome: { outcome: 'cancelled' } } });
+    assert.deepEqual(seen, ['permission-requested:w', 'permission-settled:w']);
+  });
+
   it('stops waiting for an agent that ignores the cancel, within the grace period', async () => {
     const { peer, session } = await setup();
     const turn = session.prompt([{ type: 'text', text: 'go' }]);

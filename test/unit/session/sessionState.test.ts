@@ -7,6 +7,7 @@ function feed(state: SessionState, ...raw: Record<string, unknown>[]): void {
   for (const update of raw) state.apply(SessionUpdate.parse(update));
 }
 const text = (t: string) => ({ type: 'text', text: t });
+const userText = (t: string) => ({ type: 'text' as const, text: t });
 
 describe('session state reducer', () => {
   it('groups message chunks by messageId, else by consecutive role', () => {
@@ -197,5 +198,80 @@ describe('session state reducer', () => {
     assert.equal(s.entries.length, 200_000);
     s.addTurnEnd('end_turn');
     assert.equal(s.entries[200_000].id, 200_001);
+  });
+
+  it('says what happened to turns: started with its index, ended with the stop reason or none when it failed', () => {
+    const s = new SessionState();
+    const changes: SessionChange[] = [];
+    s.onChange((c) => changes.push(c));
+    s.addUserMessage([userText('one')]);
+    assert.equal(s.beginTurn(), 0);
+    assert.throws(() => s.beginTurn(), /already running/);
+    s.cancellingTurn();
+    s.addTurnEnd('cancelled');
+    s.endTurn('cancelled');
+    s.addUserMessage([userText('two')]);
+    assert.equal(s.beginTurn(), 1);
+    assert.equal(s.runningTurn, 1);
+    s.endTurn();
+    s.endTurn();
+    assert.equal(s.runningTurn, undefined);
+    const meaning = changes.filter((c) => c.type === 'turn-started' || c.type === 'turn-ended');
+    assert.deepEqual(meaning, [
+      { type: 'turn-started', index: 0 },
+      { type: 'turn-ended', index: 0, stopReason: 'cancelled' },
+      { type: 'turn-started', index: 1 },
+      { type: 'turn-ended', index: 1 },
+    ]);
+    assert.deepEqual(
+      changes.filter((c) => c.type === 'turn').length,
+      5,
+      'running, cancelling, idle, running, idle',
+    );
+  });
+
+  it('a restored transcript is one reset; its user messages count for the next turn index', () => {
+    const s = new SessionState();
+    const changes: SessionChange[] = [];
+    s.onChange((c) => changes.push(c));
+    s.restore({
+      entries: [
+        { kind: 'message', id: 1, role: 'user', text: 'a', blocks: [] },
+        { kind: 'turn-end', id: 2, stopReason: 'end_turn' },
+        { kind: 'message', id: 3, role: 'user', text: 'b', blocks: [] },
+      ],
+      toolCalls: [],
+      plan: [],
+    });
+    assert.deepEqual(changes, [{ type: 'reset' }]);
+    s.addUserMessage([userText('c')]);
+    assert.equal(s.beginTurn(), 2);
+  });
+
+  it('removes entries from an index on, with their tool calls, and says which range went', () => {
+    const s = new SessionState();
+    s.addUserMessage([userText('keep')]);
+    feed(s, { sessionUpdate: 'agent_message_chunk', content: text('x'), messageId: 'm1' }, { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' });
+    s.addUserMessage([userText('drop')]);
+    const changes: SessionChange[] = [];
+    s.onChange((c) => changes.push(c));
+    s.removeEntriesFrom(1);
+    s.removeEntriesFrom(5);
+    assert.deepEqual(changes, [{ type: 'entries-removed', start: 1, end: 4 }]);
+    assert.equal(s.entries.length, 1);
+    assert.equal(s.toolCalls.has('t1'), false);
+    feed(s, { sessionUpdate: 'agent_message_chunk', content: text('new'), messageId: 'm1' });
+    assert.equal(s.entries.length, 2, 'a chunk for a removed message starts a new one');
+    s.addUserMessage([userText('next')]);
+    assert.equal(s.beginTurn(), 1, 'removed user messages no longer count');
+  });
+
+  it('dispose drops every listener', () => {
+    const s = new SessionState();
+    let calls = 0;
+    s.onChange(() => calls++);
+    s.dispose();
+    s.addTurnEnd('end_turn');
+    assert.equal(calls, 0);
   });
 });

@@ -592,7 +592,7 @@ export async function runProtocolFuzz(options: FuzzOptions): Promise<FuzzReport>
   } catch (error) {
     finding(`the protocol log's timeline threw: ${(error as Error).stack}`);
   }
-  if (acp.waitingPermissionCount(SESSION) !== 0) finding(`${acp.waitingPermissionCount(SESSION)} permission requests still waiting`);
+  if (session.waitingPermissionCount !== 0) finding(`${session.waitingPermissionCount} permission requests still waiting`);
 
   process.off('unhandledRejection', unhandled);
   process.off('uncaughtException', uncaught);
