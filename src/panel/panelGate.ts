@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { Emitter, type Event } from '../base/event';
 import type { GateIntent, GateView, StartErrorAction } from '../shared/gateProtocol';
 import { gateView, type GateState } from './gateView';
 
@@ -22,7 +23,9 @@ export interface GateSources {
 export class PanelGate implements vscode.Disposable {
   private current: GateView | undefined;
   private generation = 0;
-  private readonly listeners = new Set<(gate: GateView | undefined) => void>();
+  private readonly changed = new Emitter<GateView | undefined>();
+  /** What the gate shows changed. */
+  readonly onDidChange: Event<GateView | undefined> = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly sources: GateSources) {
@@ -34,11 +37,6 @@ export class PanelGate implements vscode.Disposable {
     return this.current;
   }
 
-  onDidChange(listener: (gate: GateView | undefined) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   async refresh(): Promise<GateView | undefined> {
     const generation = ++this.generation;
     const state = await this.sources.state();
@@ -46,7 +44,7 @@ export class PanelGate implements vscode.Disposable {
     const next = gateView(state);
     if (JSON.stringify(next) !== JSON.stringify(this.current)) {
       this.current = next;
-      for (const listener of [...this.listeners]) listener(next);
+      this.changed.fire(next);
     }
     return next;
   }
@@ -71,6 +69,6 @@ export class PanelGate implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    this.listeners.clear();
+    this.changed.dispose();
   }
 }

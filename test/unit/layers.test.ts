@@ -54,6 +54,32 @@ function importsLeaving(files: string[], home: string, allowed: string[]): strin
     );
 }
 
+/** Import cycles among `files` (through relative imports, `import type` included), each as "a → b → a". */
+function importCycles(files: string[]): string[] {
+  const graph = importGraph(files);
+  const resolved = (file: string) =>
+    (graph.get(file) ?? [])
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.resolve(path.dirname(file), spec))
+      .map((base) => [`${base}.ts`, path.join(base, 'index.ts')].find((f) => graph.has(f)))
+      .filter((f): f is string => !!f);
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of resolved(file)) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => path.relative(repoRoot, f)).join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
 const webviewDir = path.join(repoRoot, 'webview');
 const sharedDir = path.join(repoRoot, 'src', 'shared');
 
@@ -122,6 +148,25 @@ describe('layers', () => {
         `${name} → node:fs`,
         `${name} → path`,
       ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('src/base (the event primitive and scopes) imports nothing but itself; src/session nothing above it', () => {
+    const base = path.join(repoRoot, 'src', 'base');
+    assert.deepEqual(importsLeaving(sourcesUnder(base), base, []), []);
+    const session = path.join(repoRoot, 'src', 'session');
+    assert.deepEqual(importsLeaving(sourcesUnder(session), session, [path.join(repoRoot, 'src', 'acp'), base]), []);
+  });
+
+  it('src/ has no import cycles, and the check sees one', () => {
+    assert.deepEqual(importCycles(sourcesUnder(path.join(repoRoot, 'src'))), []);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-cycles-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport type A = B;\n");
+      fs.writeFileSync(path.join(dir, 'b.ts'), "import { a } from './a';\nexport const b = a;\n");
+      assert.equal(importCycles([path.join(dir, 'a.ts')]).length, 1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
