@@ -5,9 +5,19 @@ import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
 import type { SessionManager } from './agents/sessionManager';
 import type { SessionStore } from './agents/sessionStore';
+import type { EditsLayer } from './edits/editsLayer';
+
+export interface CommandServices {
+  readonly manager: SessionManager;
+  readonly store: SessionStore;
+  /** Which sessions have file access, and the folders granted them. */
+  readonly edits: Pick<EditsLayer, 'follows' | 'addRoot'>;
+  readonly version: string;
+}
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
-export function registerCommands(context: vscode.ExtensionContext, manager: SessionManager, store: SessionStore, version: string): void {
+export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
+  const { manager, store, edits, version } = services;
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown, options?: unknown) => {
       let id = typeof agentId === 'string' ? agentId : undefined;
@@ -53,6 +63,13 @@ export function registerCommands(context: vscode.ExtensionContext, manager: Sess
     'howdah.showAgentLog': () => {
       const active = manager.active;
       if (active) manager.showLog(active.key);
+    },
+    'howdah.allowFolderForAgent': async (key?: unknown) => {
+      const target = typeof key === 'string' ? key : manager.active?.key;
+      if (!target || !edits.follows(target)) return void vscode.window.showInformationMessage('Howdah: start a session first.');
+      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: 'Let the Agent Use' });
+      for (const uri of picked ?? []) edits.addRoot(target, uri.fsPath);
+      return picked?.length ?? 0;
     },
   };
   for (const [id, handler] of Object.entries(commands)) {

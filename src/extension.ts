@@ -12,15 +12,16 @@ import { createApi } from './testApi';
 
 let shutdown: (() => Promise<void>) | undefined;
 
-/** Builds the object graph: a flat list of registrations, each owning its disposables through `context`. */
+/**
+ * Builds the object graph: a flat list of registrations, each owning its disposables through `context`, each built
+ * after what it is given.
+ */
 export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const terminals = registerTerminals(context);
-  let active: () => string | undefined = () => undefined;
-  const { review } = registerEdits(context, { activeSession: () => active() });
-  const { manager, store } = registerSessions(context, version, terminals, review);
-  active = () => manager.active?.key;
-  registerCommands(context, manager, store, version);
+  const edits = registerEdits(context);
+  const { manager, store } = registerSessions(context, version, terminals, edits);
+  registerCommands(context, { manager, store, edits, version });
   registerStatusBar(context, manager);
   const gate = agentGate(manager);
   context.subscriptions.push(gate);
@@ -30,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     gate,
   });
   shutdown = async () => {
-    await review.flush();
+    await edits.flush();
     await manager.shutdown();
   };
   return createApi(manager, panel);
