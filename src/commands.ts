@@ -3,6 +3,7 @@ import { pickAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
+import type { NewSessionFlow } from './agents/newSessionFlow';
 import type { SessionManager } from './agents/sessionManager';
 import type { SessionStore } from './agents/sessionStore';
 import type { EditsLayer } from './edits/editsLayer';
@@ -10,6 +11,7 @@ import type { EditsLayer } from './edits/editsLayer';
 export interface CommandServices {
   readonly manager: SessionManager;
   readonly store: SessionStore;
+  readonly newSession: NewSessionFlow;
   /** Which sessions have file access, and the folders granted them. */
   readonly edits: Pick<EditsLayer, 'follows' | 'addRoot'>;
   readonly version: string;
@@ -17,22 +19,16 @@ export interface CommandServices {
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
-  const { manager, store, edits, version } = services;
+  const { manager, store, newSession, edits, version } = services;
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown, options?: unknown) => {
-      let id = typeof agentId === 'string' ? agentId : undefined;
-      if (!id && !manager.registry.hasDefault()) id = await pickAgent(manager.registry);
-      if (!id && !manager.registry.hasDefault()) return undefined;
-      const managed = await manager.newSession(id).catch(() => undefined);
-      // From the panel itself (`{ focus: false }`) the user may already be typing in the prompt: focusing the view
-      // again seconds later, when the agent has started, would take the keys they are typing away.
       const focus = (options as { focus?: unknown } | undefined)?.focus !== false;
-      if (managed && focus) await vscode.commands.executeCommand('howdah.chat.focus');
+      const managed = await newSession.start(typeof agentId === 'string' ? agentId : undefined, { focus });
       return managed?.key;
     },
     'howdah.chooseAgent': async () => {
       const id = await pickAgent(manager.registry);
-      if (id) await vscode.commands.executeCommand('howdah.newSession', id);
+      if (id) await newSession.start(id);
     },
     'howdah.openSession': () => pickPastSession(manager, store),
     'howdah.closeSession': async () => {

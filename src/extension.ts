@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
+import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
@@ -21,11 +22,14 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const terminals = registerTerminals(context);
   const edits = registerEdits(context);
   const { manager, store } = registerSessions(context, version, terminals, edits);
-  registerCommands(context, { manager, store, edits, version });
+  const newSession = new NewSessionFlow(manager);
+  registerCommands(context, { manager, store, newSession, edits, version });
   registerStatusBar(context, manager);
-  const gate = agentGate(manager);
+  const gate = agentGate(manager, newSession);
   context.subscriptions.push(gate);
   const panel = registerChatPanel(context, manager, {
+    starter: newSession,
+    checkpoints: edits,
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
     gate,

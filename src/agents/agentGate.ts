@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { GateSources } from '../panel/panelGate';
 import { makeDefaultAgent } from './agentPicker';
 import { runInstall } from './agentRegistry';
+import type { NewSessionFlow } from './newSessionFlow';
 import type { SessionManager } from './sessionManager';
 
 /**
@@ -10,7 +11,7 @@ import type { SessionManager } from './sessionManager';
  * start a session with the chosen agent (making it the default, as the Quick Pick does), install, open docs or open
  * the trust editor; a start error's retry, show the agent's log, open the agents' settings or dismiss it.
  */
-export function agentGate(manager: SessionManager): GateSources & vscode.Disposable {
+export function agentGate(manager: SessionManager, newSession: NewSessionFlow): GateSources & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const subscriptions = [
     manager.onDidChange(() => changed.fire()),
@@ -32,8 +33,8 @@ export function agentGate(manager: SessionManager): GateSources & vscode.Disposa
     async chooseAgent(agentId) {
       if (!agent(agentId)) return;
       await makeDefaultAgent(agentId);
-      // Chosen in the panel: the page has put the caret in the prompt already (see the command).
-      await vscode.commands.executeCommand('howdah.newSession', agentId, { focus: false });
+      // Chosen in the panel: the page has put the caret in the prompt already (see `NewSessionOptions.focus`).
+      await newSession.start(agentId, { focus: false });
     },
     installAgent(agentId) {
       const known = agent(agentId);

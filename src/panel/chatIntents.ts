@@ -7,10 +7,22 @@ import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from '
 import type { ToolDiffViewer } from './toolDiff';
 import { userTurnIndex } from './viewModel';
 
+/** Starts a session as the New Session command does: asks for an agent when there is no default, shows its errors. */
+export interface SessionStarter {
+  start(agentId?: string, options?: { readonly focus?: boolean }): Promise<PanelSession | undefined>;
+}
+
+/** "Restore files to before this message": the edits layer asks for confirmation (listing the files) and does it. */
+export interface CheckpointRestorer {
+  restoreCheckpoint(key: string, turnIndex: number): Promise<boolean>;
+}
+
 interface Dependencies {
   readonly sessions: PanelSessions;
   readonly files: WorkspaceFileIndex;
   readonly diffs: ToolDiffViewer;
+  readonly starter: SessionStarter;
+  readonly checkpoints: CheckpointRestorer;
   post(message: HostMessage): void;
   openTerminal?(terminalId: string): boolean;
 }
@@ -77,7 +89,6 @@ export class ChatIntents {
     }
   }
 
-  /** The edits layer's command asks for confirmation (listing the files) and reports what it did. */
   private async restoreCheckpoint(active: PanelSession | undefined, entryId: number): Promise<void> {
     const turnIndex = active && userTurnIndex(active.session.state.entries, entryId);
     if (!active || turnIndex === undefined) {
@@ -85,7 +96,7 @@ export class ChatIntents {
       return;
     }
     try {
-      await vscode.commands.executeCommand('howdah.restoreCheckpoint', active.key, turnIndex);
+      await this.deps.checkpoints.restoreCheckpoint(active.key, turnIndex);
     } catch (error) {
       void vscode.window.showErrorMessage(`Howdah: could not restore the files: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -115,26 +126,15 @@ export class ChatIntents {
     await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
   }
 
-  /**
-   * A new session as the New Session command starts it (it asks for an agent when there is no default); the manager
-   * directly where the command is not there. Either shows its own errors.
-   */
+  /** A new session as the New Session command starts it, without focusing the view: the user is in it already. */
   private startSession(): Promise<PanelSession | undefined> {
-    const starting = this.startSessionNow();
+    // The starter has shown the manager's errors; anything else (the default agent not saved) leaves no session.
+    const starting = this.deps.starter.start(undefined, { focus: false }).catch(() => undefined);
     this.starting = starting;
     void starting.finally(() => {
       if (this.starting === starting) this.starting = undefined;
     });
     return starting;
-  }
-
-  private async startSessionNow(): Promise<PanelSession | undefined> {
-    try {
-      const key: unknown = await vscode.commands.executeCommand('howdah.newSession', undefined, { focus: false });
-      return typeof key === 'string' ? this.deps.sessions.list().find((s) => s.key === key) : undefined;
-    } catch {
-      return this.deps.sessions.newSession().catch(() => undefined);
-    }
   }
 
   private async guard(what: string, call: Promise<void> | undefined): Promise<void> {

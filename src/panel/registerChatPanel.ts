@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerChatCommands } from './chatCommands';
-import { ChatIntents } from './chatIntents';
+import { ChatIntents, type CheckpointRestorer, type SessionStarter } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
 import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProtocol';
@@ -22,6 +22,10 @@ export interface ChatPanelProbe {
 }
 
 export interface ChatPanelOptions {
+  /** New Session in the panel, and a prompt typed into an empty chat. */
+  readonly starter: SessionStarter;
+  /** "Restore files to before this message". */
+  readonly checkpoints: CheckpointRestorer;
   /**
    * Command output for a session's tool cards (src/terminals' `outputModel(session.state)`: terminals we run and
    * those the agent reports). Without it, only what agents report in `_meta` is shown.
@@ -42,7 +46,7 @@ const GATE_TYPES = new Set<string>(GATE_INTENTS.map((schema) => schema.shape.typ
  * The chat panel: the `howdah.chat` webview view, its intents, `@` file search, permission badge and notifications,
  * and the Add Selection / Add File commands. Everything is owned by `context`.
  */
-export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions = {}): ChatPanelProbe {
+export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions): ChatPanelProbe {
   const output = vscode.window.createOutputChannel('Howdah Chat', { log: true });
   const provider = new ChatViewProvider(
     context.extensionUri,
@@ -59,6 +63,8 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     sessions,
     files,
     diffs,
+    starter: options.starter,
+    checkpoints: options.checkpoints,
     post: (m) => provider.post(m),
     openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
   });
