@@ -48,6 +48,26 @@ export interface HowdahApi {
   panelGate(): unknown;
   /** Handles `message` as if the chat page had posted it (a button's intent), parsed and routed the same way. */
   panelIntent(message: unknown): Promise<void>;
+  /** Closes the session as the Close Session command does: its agent stops, everything created for it goes. */
+  close(sessionKey: string): Promise<void>;
+  /** Closes the session and deletes its saved transcript, as Delete Conversation does. */
+  delete(sessionKey: string): Promise<void>;
+  /**
+   * What the extension host holds now, after a full garbage collection: for a leak check that opens and closes many
+   * sessions and compares with a baseline.
+   */
+  resources(): ResourceCounts;
+}
+
+export interface ResourceCounts {
+  /** Sessions the manager holds. */
+  readonly sessions: number;
+  /** Listeners subscribed to any of Howdah's own emitters (below the VS Code adapters). */
+  readonly listeners: number;
+  /** Scopes (session, connection) not yet disposed. */
+  readonly scopes: number;
+  /** V8 heap in use after a full collection, in bytes. */
+  readonly heapUsed: number;
 }
 
 /** The sign-in question as the API shows it. */

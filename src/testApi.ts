@@ -1,5 +1,9 @@
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import type { SessionManager } from './agents/sessionManager';
-import type { HowdahApi } from './api';
+import type { HowdahApi, ResourceCounts } from './api';
+import { liveScopeCount } from './base/disposables';
+import { emitterListenerCount } from './base/event';
 import type { ChatPanelProbe } from './panel/registerChatPanel';
 
 /** The API `activate` returns, over the session manager and the chat panel. */
@@ -11,14 +15,16 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
   };
   return {
     newSession: async (agentId) => (await manager.newSession(agentId)).key,
-    prompt: (key, text) => session(key).session.prompt([{ type: 'text', text }]),
-    cancel: (key) => session(key).session.cancel(),
+    // The panel's paths: a prompt to a session whose agent is down starts it again first, as Send does.
+    prompt: (key, text) => manager.prompt(session(key).key, [{ type: 'text', text }]),
+    cancel: (key) => manager.cancel(session(key).key),
     snapshot: (key) => {
-      const { session: s, status, agentName, exitReason } = session(key);
+      const { session: s, status, agentName, exitReason, lifecycle } = session(key);
       const state = s.state;
       return JSON.parse(
         JSON.stringify({
           status,
+          lifecycle: lifecycle.state,
           exitReason,
           agentName,
           sessionId: s.sessionId,
@@ -53,5 +59,21 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     simulateUntrustedWorkspace: (untrusted) => manager.trust.simulateUntrusted(untrusted),
     panelGate: () => (panel.gate ? JSON.parse(JSON.stringify(panel.gate)) : undefined),
     panelIntent: (message) => panel.intent(message),
+    close: (key) => manager.close(session(key).key),
+    delete: (key) => manager.delete(session(key).key),
+    resources: () => resourceCounts(manager),
   };
+}
+
+let collect: (() => void) | undefined;
+
+/** Counts after a full collection; `gc` is made reachable the first time (the host does not expose it). */
+function resourceCounts(manager: SessionManager): ResourceCounts {
+  if (!collect) {
+    v8.setFlagsFromString('--expose-gc');
+    collect = vm.runInNewContext('gc') as () => void;
+  }
+  collect();
+  collect();
+  return { sessions: manager.list().length, listeners: emitterListenerCount(), scopes: liveScopeCount(), heapUsed: process.memoryUsage().heapUsed };
 }

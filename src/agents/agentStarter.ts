@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
+import { ConnectionClosedError, ErrorCode, RpcError, type StopCause } from '../acp/errors';
 import type { InitializeResult, McpServer } from '../acp/schema/agentMethods';
+import { DisposableStore } from '../base/disposables';
+import type { SessionLifecycle } from '../session/lifecycle';
 import type { AgentLog } from './agentLog';
 import type { AgentRegistry, KnownAgent } from './agentRegistry';
 import { rejectedArguments } from './catalog';
@@ -33,10 +35,12 @@ export class AgentStarter {
     this.trust.check();
     const spec = await during('spawn', undefined, () => this.registry.launchSpec(agent, cwd, args));
     const router = new SessionRouter(spec.cwd, log, this.terminals);
-    const connection = router.launch(spec, agent.name, this.version);
+    const scope = new DisposableStore(`connection ${agent.id}`);
+    const connection = router.launch(spec, agent.name, this.version, scope);
     try {
-      return { connection, router, init: await during('initialize', connection, () => connection.start()), spec };
+      return { connection, router, init: await during('initialize', connection, () => connection.start()), spec, scope };
     } catch (error) {
+      scope.dispose();
       const fallback = agent.catalog?.fallbackArgs;
       if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
         log.info(`${agent.name} rejected ${args.join(' ')}; trying ${fallback.join(' ')} (older versions).`);
@@ -47,10 +51,11 @@ export class AgentStarter {
   }
 
   /**
-   * Runs `call`; when the agent answers "authentication required", asks the user how to sign in, carries it out
-   * (reconnecting after a terminal login) and tries again, until it works or the user gives up.
+   * Runs `call`; when the agent answers "authentication required", asks the user how to sign in (the session's
+   * `lifecycle` is signing-in meanwhile), carries it out (reconnecting after a terminal login) and tries again, until
+   * it works or the user gives up.
    */
-  async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
+  async withSignIn<T>(agent: KnownAgent, started: Started, log: AgentLog, lifecycle: SessionLifecycle, call: (s: Started) => Promise<T>): Promise<{ value: T; started: Started }> {
     let current = started;
     try {
       for (;;) {
@@ -61,23 +66,30 @@ export class AgentStarter {
           log.info(`${agent.name} needs a sign-in: ${error.message}`);
           const methods = current.init.authMethods;
           const choices = signInChoices(agent, methods, true);
-          const answer = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices });
+          lifecycle.signingIn();
+          const answer = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices }).finally(() => lifecycle.signedIn());
           const connection = current.connection;
           if (!answer) throw markStep(new Error(`Signing in to ${agent.name} was cancelled.`), 'authenticate', connection);
           const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
             await during('authenticate', connection, () => connection.acp.call('authenticate', params));
           });
           if (outcome === 'restart') {
-            await current.connection.stop();
+            await this.stop(current, 'restart');
             current = await this.start(agent, current.spec.cwd, log);
           }
         }
       }
     } catch (error) {
       // The caller stops the connection it passed in; one started here after a terminal login is stopped here.
-      if (current !== started) await current.connection.stop();
+      if (current !== started) await this.stop(current, 'start-failed');
       throw error;
     }
+  }
+
+  /** Stops a connection and disposes what was created for it. */
+  async stop(started: Started, cause: StopCause): Promise<void> {
+    await started.connection.stop(cause);
+    started.scope.dispose();
   }
 
   mcpServers(init: InitializeResult, log: AgentLog): McpServer[] {

@@ -15,7 +15,7 @@ export async function continueSession(managed: Managed, s: Started, empty: boole
   try {
     const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
     if (empty && acp.supports('loadSession')) {
-      s.router.attach(managed.session);
+      s.router.attach(managed.session, managed.edits?.files);
       return { sessionId, setup: await load() };
     }
     if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };

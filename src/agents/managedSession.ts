@@ -1,14 +1,21 @@
 import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import type { InitializeResult } from '../acp/schema/agentMethods';
+import { DisposableStore } from '../base/disposables';
+import type { AttachedEdits } from '../edits/sessionEdits';
+import { SessionLifecycle, type LifecycleState } from '../session/lifecycle';
+import type { RestartPolicy } from '../session/restartPolicy';
 import type { Session } from '../session/session';
 import type { AgentLog } from './agentLog';
 import type { KnownAgent } from './agentRegistry';
-import { RestartPolicy } from './restartPolicy';
 import type { SessionRouter } from './sessionRouter';
 import type { StartFailure } from './startFailure';
 
+/** The lifecycle in the words the panel and the status bar use. */
 export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
+
+/** Why a conversation restored after a window reload has no agent running: not an error. */
+export const RESTORED_REASON = 'The window was reloaded; the agent starts again with your next message.';
 
 /** A session as the rest of the extension sees it: the domain session plus the agent running it. */
 export interface ManagedSession {
@@ -17,46 +24,117 @@ export interface ManagedSession {
   readonly agentName: string;
   readonly agentVersion?: string;
   readonly session: Session;
+  /** Every state the session's agent can be in; the session manager is its only writer. */
+  readonly lifecycle: { readonly state: LifecycleState };
   readonly status: ManagedStatus;
   /** The session's working directory. */
   readonly cwd: string;
-  /** Why the agent stopped, when it did unexpectedly. */
+  /** Why the agent is not running, when it is not. */
   readonly exitReason?: string;
 }
 
-export class Managed implements ManagedSession {
-  status: ManagedStatus = 'ready';
-  exitReason: string | undefined;
-  /** Why the last restart failed, until the user acts on it. */
-  startFailure: StartFailure | undefined;
-  readonly restarts = new RestartPolicy();
-  constructor(
-    readonly key: string,
-    /** How to start the agent; a Retry after a failed restart reads it from the settings again. */
-    public agent: KnownAgent,
-    /** Undefined for a conversation restored after a window reload, until its agent starts again. */
-    public connection: AgentConnection | undefined,
-    public router: SessionRouter | undefined,
-    readonly session: Session,
-    readonly log: AgentLog,
-    readonly cwd: string,
-  ) {}
-  get agentId(): string {
-    return this.agent.id;
-  }
-  get agentName(): string {
-    return this.agent.name;
-  }
-  get agentVersion(): string | undefined {
-    return this.connection?.initializeResult?.agentInfo?.version ?? undefined;
-  }
-}
-
+/** One running agent for a session: the connection, its router, and a scope disposed when the connection is over. */
 export interface Started {
   connection: AgentConnection;
   router: SessionRouter;
   init: InitializeResult;
   spec: LaunchSpec;
+  /** What was created for this connection (its terminals, its watchers): disposed when it is replaced or closed. */
+  scope: DisposableStore;
+}
+
+/**
+ * A session as the session manager holds it. Its `scope` owns everything created for the session (subscriptions,
+ * the edits layer's attachment, the store's tracking, the current connection's scope) and is disposed when the
+ * session closes.
+ */
+export class Managed implements ManagedSession {
+  readonly scope: DisposableStore;
+  /** Why the last restart failed, until the user acts on it. */
+  startFailure: StartFailure | undefined;
+  private started: Started | undefined;
+  /** The edits layer following this session, from its agent's first start until it closes. */
+  edits: AttachedEdits | undefined;
+
+  constructor(
+    readonly key: string,
+    /** How to start the agent; a Retry after a failed restart reads it from the settings again. */
+    public agent: KnownAgent,
+    readonly session: Session,
+    readonly log: AgentLog,
+    readonly cwd: string,
+    readonly lifecycle: SessionLifecycle,
+    readonly restarts: RestartPolicy,
+  ) {
+    this.scope = new DisposableStore(`session ${key}`);
+    this.scope.add(lifecycle);
+    this.scope.add(session);
+  }
+
+  get agentId(): string {
+    return this.agent.id;
+  }
+
+  get agentName(): string {
+    return this.agent.name;
+  }
+
+  get agentVersion(): string | undefined {
+    return this.connection?.initializeResult?.agentInfo?.version ?? undefined;
+  }
+
+  /** The agent running the session now; undefined before the first start or after a window reload. */
+  get current(): Started | undefined {
+    return this.started;
+  }
+
+  get connection(): AgentConnection | undefined {
+    return this.started?.connection;
+  }
+
+  get router(): SessionRouter | undefined {
+    return this.started?.router;
+  }
+
+  get status(): ManagedStatus {
+    const state = this.lifecycle.state;
+    switch (state.kind) {
+      case 'ready':
+      case 'prompting':
+        return 'ready';
+      case 'starting':
+        return 'starting';
+      case 'restarting':
+        return 'restarting';
+      case 'signing-in':
+        return state.restart ? 'restarting' : 'starting';
+      default:
+        return 'exited';
+    }
+  }
+
+  get exitReason(): string | undefined {
+    const state = this.lifecycle.state;
+    if (state.kind === 'stopped' && state.reason.kind === 'restored') return RESTORED_REASON;
+    return this.lifecycle.downReason;
+  }
+
+  /**
+   * `started` serves the session from now on: the previous connection's scope is disposed (the caller has stopped
+   * its agent), the new one is owned by the session's scope.
+   */
+  adopt(started: Started): void {
+    if (this.started === started) return;
+    this.started?.scope.dispose();
+    this.started = started;
+    this.scope.add(started.scope);
+    started.scope.onDispose(() => this.scope.delete(started.scope));
+  }
+
+  /** Whether `connection` is the one serving the session now (a late event of a replaced one is ignored). */
+  serves(connection: AgentConnection): boolean {
+    return this.started?.connection === connection;
+  }
 }
 
 /** Unique across window reloads: saved conversations are stored under their key. */

@@ -3,17 +3,18 @@ import { registerTraceSetting } from './agentLauncher';
 import { SessionManager } from './sessionManager';
 import { SessionStore } from './sessionStore';
 import type { TerminalsService } from '../terminals/agentTerminals';
-import type { EditReview } from '../edits/registerEdits';
+import type { SessionEdits } from '../edits/sessionEdits';
+import { showCrashNotices } from './crashNotice';
 
 /**
  * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
  * once, agent started again on the next message), and the list of open ones is kept up to date.
  */
-export function registerSessions(context: vscode.ExtensionContext, version: string, terminals?: TerminalsService, edits?: EditReview): { manager: SessionManager; store: SessionStore } {
+export function registerSessions(context: vscode.ExtensionContext, version: string, terminals?: TerminalsService, edits?: SessionEdits): { manager: SessionManager; store: SessionStore } {
   registerTraceSetting(context);
   const store = new SessionStore(context.storageUri);
-  const manager = new SessionManager(version, store, terminals, edits);
-  context.subscriptions.push(manager, store);
+  const manager = new SessionManager(version, { store, terminals, edits });
+  context.subscriptions.push(manager, store, showCrashNotices(manager));
   // Until the saved conversations are back, a change (a session started meanwhile) must not overwrite their list.
   let restored = false;
   const recordOpen = () => void store.setOpenKeys(manager.list().map((m) => m.key), manager.active?.key);

@@ -1,31 +1,42 @@
 import * as vscode from 'vscode';
+import type { AcpConnection } from '../acp/connection';
 import { ConnectionClosedError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
-import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo } from '../acp/schema/agentMethods';
+import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
+import type { SessionEdits } from '../edits/sessionEdits';
+import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
+import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
 import { Session } from '../session/session';
+import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
-import { continueSession } from './continueSession';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
+import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
-import type { TerminalsService } from '../terminals/agentTerminals';
-import type { EditReview } from '../edits/registerEdits';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
+export type { CrashEvent } from './sessionRunner';
+export { RESTORED_REASON } from './managedSession';
 
-/** Why a conversation restored after a window reload has no agent running: not an error. */
-export const RESTORED_REASON = 'The window was reloaded; the agent starts again with your next message.';
+export interface SessionManagerOptions {
+  store?: SessionStore;
+  terminals?: TerminalsService;
+  edits?: SessionEdits;
+  /** One policy per session: what happens after its agent crashes. */
+  restartPolicy?: () => RestartPolicy;
+}
 
 /**
  * Starts agents and their sessions, signs in when an agent asks, restarts crashed agents and keeps the list the panel
  * shows. One agent process per session: a crash or a hung agent takes one conversation down, not all of them, and
- * each session keeps the environment and capabilities it was started with.
+ * each session keeps the environment and capabilities it was started with. Each session's life is its
+ * `SessionLifecycle` (src/session/lifecycle.ts); the transitions are called here and nowhere else.
  */
 export class SessionManager implements vscode.Disposable {
   readonly registry = new AgentRegistry();
@@ -34,20 +45,25 @@ export class SessionManager implements vscode.Disposable {
   private activeKey: string | undefined;
   private readonly failures = new StartFailures(() => this.changed.fire());
   private readonly changed = new vscode.EventEmitter<void>();
+  /** The session list, the active session, a session's lifecycle, a sign-in or a start failure changed. */
   readonly onDidChange = this.changed.event;
+  private readonly crashes = new vscode.EventEmitter<CrashEvent>();
+  /** A session's agent ended by itself; the decision says whether it is being restarted. */
+  readonly onDidCrash = this.crashes.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
   private readonly starter: AgentStarter;
+  private readonly runner: SessionRunner;
   /** Agents start only in a trusted workspace. */
   readonly trust = new WorkspaceTrust();
   private readonly trustChanged = this.trust.onDidChange(() => this.changed.fire());
+  private readonly store: SessionStore | undefined;
+  private readonly restartPolicy: () => RestartPolicy;
 
-  constructor(
-    version: string,
-    private readonly store?: SessionStore,
-    terminals?: TerminalsService,
-    private readonly edits?: EditReview,
-  ) {
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, terminals);
+  constructor(version: string, options: SessionManagerOptions = {}) {
+    this.store = options.store;
+    this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals);
+    this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
   get active(): ManagedSession | undefined {
@@ -89,29 +105,27 @@ export class SessionManager implements vscode.Disposable {
     if (folders.length === 0) throw this.fail('Open a folder first: an agent works inside a workspace folder.');
     const cwd = folders[0];
     const log = this.logFor(agent);
+    // The session's life begins here, before it has an id: starting, perhaps signing in.
+    const lifecycle = new SessionLifecycle();
     let started: Started | undefined;
     try {
       started = await this.starter.start(agent, cwd, log);
-      const result = await this.starter.withSignIn(agent, started, log, (s) =>
+      const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
         during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) })),
       );
       started = result.started;
-      const key = newKey();
-      const session = new Session(started.connection.acp, result.value.sessionId, result.value, {
-        onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v),
-      });
-      const managed = new Managed(key, agent, started.connection, started.router, session, log, cwd);
-      this.sessions.set(key, managed);
-      started.router.files = this.edits?.attach(key, session, cwd);
-      started.router.attach(session);
-      this.store?.track(managed);
-      this.watchExit(managed);
-      this.activeKey = key;
+      const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);
+      const managed = this.add(new Managed(newKey(), agent, session, log, cwd, lifecycle, this.restartPolicy()));
+      this.runner.connect(managed, started);
+      lifecycle.ready();
+      this.activeKey = managed.key;
       this.changed.fire();
       await applySessionDefaults(managed.agentId, managed.session, log);
       return managed;
     } catch (error) {
-      await started?.connection.stop();
+      if (started) await this.starter.stop(started, 'start-failed');
+      lifecycle.stopped({ kind: 'start-failed', message: error instanceof Error ? error.message : String(error) });
+      lifecycle.dispose();
       // Read after the stop: the agent's last stderr lines are in by then.
       this.failures.newSessionFailed(toStartFailure(agent, error));
       if (error instanceof AgentNotFoundError) {
@@ -123,62 +137,25 @@ export class SessionManager implements vscode.Disposable {
     }
   }
 
-  async prompt(key: string, blocks: PromptBlock[]): Promise<void> {
+  /** Sends a prompt; a conversation whose agent is down (crashed, stopped, a window reload) starts it again first. */
+  async prompt(key: string, blocks: PromptBlock[]): Promise<TurnStopReason> {
     const managed = this.sessions.get(key);
     if (!managed) throw new Error(`No session ${key}`);
-    // A conversation whose agent stopped (or a window reload) continues by starting the agent again first.
-    if (managed.status === 'exited') await this.restart(key);
-    if (managed.status !== 'ready') throw new Error(`${managed.agentName} is not running${managed.exitReason ? `: ${managed.exitReason}` : ''}`);
+    if (managed.lifecycle.isDown) await this.restart(key);
+    if (!managed.lifecycle.isRunning) throw new Error(`${managed.agentName} is not running${managed.exitReason ? `: ${managed.exitReason}` : ''}`);
     // Errors are recorded in the transcript by the session; the promise is for callers that want to know.
-    await managed.session.prompt(blocks);
+    return managed.session.prompt(blocks);
   }
 
-  /**
-   * Starts the session's agent again and continues the conversation: `session/resume` where the agent has it, else
-   * `session/load` (its replay is dropped: the transcript is still here), else — or when the agent refuses both — a
-   * new session, said in the transcript. Signs in first when the agent asks.
-   */
+  /** Starts the session's agent again and continues the conversation (see `SessionRunner.restart`). */
   async restart(key: string): Promise<void> {
     const managed = this.sessions.get(key);
-    if (!managed || managed.status === 'restarting') return;
-    managed.status = 'restarting';
-    managed.startFailure = undefined;
-    this.changed.fire();
-    await managed.connection?.stop();
-    let started: Started | undefined;
-    try {
-      started = await this.starter.start(managed.agent, managed.cwd, managed.log);
-      const oldId = managed.session.sessionId;
-      // With no transcript here yet (a session opened from the agent's history, perhaps with a failed start said
-      // in it), its replay is the transcript.
-      const empty = managed.session.state.entries.every((e) => e.kind === 'error');
-      const result = await this.starter.withSignIn(managed.agent, started, managed.log, (s) => this.continueOn(managed, s, empty));
-      started = result.started;
-      const { sessionId, setup } = result.value;
-      managed.session.reattach(started.connection.acp, sessionId, setup);
-      managed.connection = started.connection;
-      managed.router = started.router;
-      started.router.attach(managed.session);
-      managed.status = 'ready';
-      managed.exitReason = undefined;
-      managed.log.info(`Restarted; session ${sessionId} ${sessionId === oldId ? 'resumed' : 'replaced'}.`);
-      this.watchExit(managed);
-    } catch (error) {
-      // An agent that started but could not continue the session is not left running.
-      if (started && managed.connection !== started.connection) await started.connection.stop();
-      managed.status = 'exited';
-      if (this.trust.isTrusted) managed.startFailure = toStartFailure(managed.agent, error, key);
-      managed.exitReason = error instanceof Error ? error.message : String(error);
-      managed.session.state.addError(`Restart failed: ${managed.exitReason}`, undefined, false);
-      managed.log.error(`Restart failed: ${managed.exitReason}`);
-    }
-    this.changed.fire();
+    if (managed) await this.runner.restart(managed);
   }
 
-  /** The session call of a restart on connection `s`, with this session's MCP servers and file access. */
-  private continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
-    s.router.files = this.edits?.attach(managed.key, managed.session, managed.cwd);
-    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log));
+  /** Stops the running turn (the Stop button). */
+  async cancel(key: string): Promise<void> {
+    await this.sessions.get(key)?.session.cancel();
   }
 
   /**
@@ -198,12 +175,9 @@ export class SessionManager implements vscode.Disposable {
     if (entry.saved) {
       this.restoreSaved([entry.saved]);
     } else {
-      const session = new Session(undefined, entry.sessionId, {}, { onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v) });
+      const session = this.newDomainSession(agent, entry.sessionId, {});
       if (entry.title) session.state.info = { title: entry.title };
-      const managed = new Managed(key, agent, undefined, undefined, session, this.logFor(agent), entry.cwd);
-      managed.status = 'exited';
-      this.sessions.set(key, managed);
-      this.store?.track(managed);
+      this.add(this.down(key, agent, session, entry.cwd, { kind: 'not-started' }));
     }
     this.activeKey = key;
     await this.restart(key);
@@ -212,8 +186,8 @@ export class SessionManager implements vscode.Disposable {
 
   /** The agent's own list of sessions for this workspace, from the active session's agent when it can list. */
   async agentHistory(): Promise<{ agentId: string; sessions: SessionInfo[] } | undefined> {
-    const active = [...this.sessions.values()].find((m) => m.key === this.activeKey);
-    const acp = active?.status === 'ready' ? active.connection?.acp : undefined;
+    const active = this.activeKey ? this.sessions.get(this.activeKey) : undefined;
+    const acp = active?.lifecycle.isRunning ? active.connection?.acp : undefined;
     if (!active || !acp?.supports('listSessions')) return undefined;
     const sessions: SessionInfo[] = [];
     let cursor: string | undefined;
@@ -274,22 +248,19 @@ export class SessionManager implements vscode.Disposable {
 
   agentPid(key: string): number | undefined {
     const managed = this.sessions.get(key);
-    return managed && managed.status === 'ready' ? managed.connection?.process.pid : undefined;
+    return managed?.lifecycle.isRunning ? managed.connection?.process.pid : undefined;
   }
 
-  /** Stops the agent and forgets the session. */
+  /** Stops the agent and forgets the session: everything created for it goes with its scope. */
   async close(key: string): Promise<void> {
     const managed = this.sessions.get(key);
     if (!managed) return;
     this.sessions.delete(key);
-    this.store?.untrack(key);
-    this.edits?.closeSession(key);
-    const connection = managed.connection;
-    if (connection && managed.status === 'ready' && connection.acp.supports('closeSession')) {
-      await connection.acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
-    }
-    await connection?.stop();
     if (this.activeKey === key) this.activeKey = [...this.sessions.keys()].pop();
+    const acp = managed.lifecycle.isRunning ? managed.connection?.acp : undefined;
+    if (acp?.supports('closeSession')) await acp.call('closeSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
+    await this.runner.stop(managed, { kind: 'user' });
+    managed.scope.dispose();
     this.changed.fire();
   }
 
@@ -297,14 +268,15 @@ export class SessionManager implements vscode.Disposable {
   async delete(key: string): Promise<void> {
     const managed = this.sessions.get(key);
     if (!managed) return;
-    const acp = managed.status === 'ready' ? managed.connection?.acp : undefined;
+    const acp = managed.lifecycle.isRunning ? managed.connection?.acp : undefined;
     if (acp?.supports('deleteSession')) await acp.call('deleteSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
     await this.close(key);
     await this.store?.remove(key);
   }
 
-  async stopAll(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((m) => m.connection?.stop()));
+  /** Stops every agent; the conversations stay, to continue with the next message. */
+  async stopAll(reason: StopReason = { kind: 'window-closing' }): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((m) => this.runner.stop(m, reason)));
   }
 
   /** Saves every conversation, then stops every agent. */
@@ -314,12 +286,15 @@ export class SessionManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.stopAll();
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    void Promise.all(sessions.map((m) => this.runner.stop(m, { kind: 'window-closing' }).finally(() => m.scope.dispose())));
     this.signIns.answer(undefined);
     this.trustChanged.dispose();
     this.trust.dispose();
     for (const log of this.logs.values()) log.dispose();
     this.changed.dispose();
+    this.crashes.dispose();
   }
 
   /**
@@ -332,48 +307,38 @@ export class SessionManager implements vscode.Disposable {
       if (this.sessions.has(record.key)) continue;
       const agent = this.registry.list().find((a) => a.id === record.agentId);
       if (!agent) continue;
-      const session = new Session(undefined, record.sessionId, {}, { onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v) });
+      const session = this.newDomainSession(agent, record.sessionId, {});
       session.state.restore({ entries: record.entries, toolCalls: record.toolCalls, plan: record.plan as never[], title: record.title });
-      const managed = new Managed(record.key, agent, undefined, undefined, session, this.logFor(agent), record.cwd);
-      managed.status = 'exited';
-      managed.exitReason = RESTORED_REASON;
-      this.sessions.set(record.key, managed);
-      this.store?.track(managed, { saved: true });
+      this.add(this.down(record.key, agent, session, record.cwd, { kind: 'restored' }), { saved: true });
     }
     // A session the user started while these were read stays in front.
     if (this.activeKey === undefined) this.activeKey = active && this.sessions.has(active) ? active : [...this.sessions.keys()].pop();
     this.changed.fire();
   }
 
-  private watchExit(managed: Managed): void {
-    const connection = managed.connection;
-    if (!connection) return;
-    void connection.closed.then((error) => {
-      if (managed.connection !== connection || managed.status === 'restarting') return;
-      const expected = error.message.endsWith('was stopped');
-      managed.session.dispose();
-      managed.status = 'exited';
-      if (expected || !this.sessions.has(managed.key)) {
-        this.changed.fire();
-        return;
-      }
-      managed.exitReason = error.message;
-      managed.log.error(error.message);
-      // A running turn records the failure itself when its prompt rejects; an idle session needs the entry here.
-      if (managed.session.state.turn === 'idle') {
-        managed.session.state.addError(error.message.split('\n')[0], error.stderrTail.slice(-20).join('\n') || undefined, false);
-      }
-      this.changed.fire();
-      if (managed.restarts.tryRestart(Date.now())) {
-        managed.log.info(`Restarting ${managed.agentName} (${managed.restarts.recent(Date.now())} of 3 automatic restarts in 5 minutes).`);
-        void this.restart(managed.key);
-      } else {
-        void vscode.window.showErrorMessage(`Howdah: ${managed.agentName} stopped: ${error.message.split('\n')[0]}`, 'Restart', 'Show Log').then((choice) => {
-          if (choice === 'Restart') void this.restart(managed.key);
-          if (choice === 'Show Log') managed.log.show();
-        });
-      }
-    });
+  /** The domain session; `acp` undefined until its agent starts (a restored conversation). */
+  private newDomainSession(agent: KnownAgent, sessionId: string, setup: LoadSessionResult, acp?: AcpConnection): Session {
+    return new Session(acp, sessionId, setup, { onUserChoice: (k, v) => void rememberSessionDefault(agent.id, k, v) });
+  }
+
+  /** A session with no agent running yet. */
+  private down(key: string, agent: KnownAgent, session: Session, cwd: string, reason: StopReason): Managed {
+    return new Managed(key, agent, session, this.logFor(agent), cwd, new SessionLifecycle({ kind: 'stopped', reason }), this.restartPolicy());
+  }
+
+  /** Takes `managed` into the list; what follows it (the panel's refresh, its turns, the store) lives in its scope. */
+  private add(managed: Managed, options: { saved?: boolean } = {}): Managed {
+    this.sessions.set(managed.key, managed);
+    const { lifecycle, session, scope } = managed;
+    scope.add(lifecycle.onDidChange(() => this.changed.fire()));
+    scope.add(
+      session.state.onChange((change) => {
+        if (change.type === 'turn-started' && lifecycle.state.kind === 'ready') lifecycle.prompting(change.index);
+        else if (change.type === 'turn-ended') lifecycle.promptEnded();
+      }),
+    );
+    if (this.store) scope.add(this.store.track(managed, options));
+    return managed;
   }
 
   private logFor(agent: KnownAgent): AgentLog {

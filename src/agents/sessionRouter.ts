@@ -3,6 +3,7 @@ import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { RpcError } from '../acp/errors';
 import type { SessionNotification } from '../acp/schema/sessionUpdate';
+import type { DisposableStore } from '../base/disposables';
 import type { Session } from '../session/session';
 import { AgentFiles } from '../workspace/agentFiles';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
@@ -21,10 +22,9 @@ export class SessionRouter {
   private session: Session | undefined;
   private readonly early: SessionNotification[] = [];
   private dropping: string | undefined;
-  /** The connection's recent traffic, for the protocol log and the debug bundle. */
-  recorder: ProtocolRecorder | undefined;
-  /** The edits layer's file access for this session (buffer reads, reviewed writes), set once its key is known. */
-  files: AgentFiles | undefined;
+  private recorderValue: ProtocolRecorder | undefined;
+  /** The session's file access (the edits layer's: buffer reads, reviewed writes), given with the session. */
+  private files: AgentFiles | undefined;
 
   constructor(
     private readonly cwd: string,
@@ -32,8 +32,15 @@ export class SessionRouter {
     private readonly terminals?: TerminalsService,
   ) {}
 
-  launch(spec: LaunchSpec, name: string, version: string): AgentConnection {
+  /** The connection's recent traffic, for the protocol log and the debug bundle. */
+  get recorder(): ProtocolRecorder | undefined {
+    return this.recorderValue;
+  }
+
+  /** Starts the agent; what is created for this connection (its terminals) is owned by `scope`. */
+  launch(spec: LaunchSpec, name: string, version: string, scope: DisposableStore): AgentConnection {
     const roots = [this.cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== this.cwd)];
+    // Until the session is known no agent call can name it (see `own`): this plain access is never reached by one.
     const files = new AgentFiles(roots);
     const own = (sessionId: string): Session => {
       if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
@@ -66,15 +73,19 @@ export class SessionRouter {
         releaseTerminal: async (params, signal) => (own(params.sessionId), terminals.releaseTerminal(params, signal)),
       }),
     });
-    // Every terminal of the session is released (its process tree killed) when the agent goes.
-    if (terminals) void connection.closed.then(() => terminals.dispose());
-    this.recorder = recorder;
+    // Every terminal of the session is released (its process tree killed) when the agent goes, or with the scope.
+    if (terminals) {
+      const release = scope.onDispose(() => void terminals.dispose());
+      void connection.closed.then(() => release.dispose());
+    }
+    this.recorderValue = recorder;
     return connection;
   }
 
-  /** The session this connection serves; updates held for it are applied now, in order. */
-  attach(session: Session): void {
+  /** The session this connection serves, with its file access; updates held for it are applied now, in order. */
+  attach(session: Session, files?: AgentFiles): void {
     this.session = session;
+    this.files = files;
     const held = this.early.splice(0);
     for (const n of held) this.deliver(n);
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parsePersistedSession, sessionToJson, type PersistedSession } from '../session/persistence';
+import type { Disposable } from '../base/disposables';
 import type { ManagedSession } from './managedSession';
 
 const SAVE_DELAY_MS = 1500;
@@ -17,7 +18,7 @@ export class SessionStore implements vscode.Disposable {
   private readonly dir: vscode.Uri | undefined;
   private readonly dirty = new Map<string, ManagedSession>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly listeners = new Map<string, { dispose(): void }>();
+  private readonly listeners = new Map<string, Disposable>();
   private lastSaveMs = 0;
   private flushing: Promise<void> = Promise.resolve();
   private openWriting: Promise<void> = Promise.resolve();
@@ -28,24 +29,28 @@ export class SessionStore implements vscode.Disposable {
   }
 
   /**
-   * Saves `managed` soon, and again whenever its state changes. A conversation just read back (`saved`) is not written
-   * again until it changes: rewriting every restored one made each save after a reload take seconds, and a reload in
-   * that time lost the newest conversation's last turn (found by the e2e reload test).
+   * Saves `managed` soon, and again whenever its state changes, until the returned handle is disposed (the session
+   * closed). A conversation just read back (`saved`) is not written again until it changes: rewriting every restored
+   * one made each save after a reload take seconds, and a reload in that time lost the newest conversation's last turn.
    */
-  track(managed: ManagedSession, options: { saved?: boolean } = {}): void {
-    if (this.listeners.has(managed.key)) return;
-    this.listeners.set(
-      managed.key,
-      managed.session.state.onChange((change) => {
-        this.markDirty(managed);
-        // A finished turn is saved at once: a reload right after an answer must not lose it to the debounce.
-        if (change.type === 'turn' && managed.session.state.turn === 'idle') void this.flush();
-      }),
-    );
+  track(managed: ManagedSession, options: { saved?: boolean } = {}): Disposable {
+    const key = managed.key;
+    this.untrack(key);
+    const subscription = managed.session.state.onChange((change) => {
+      this.markDirty(managed);
+      // A finished turn is saved at once: a reload right after an answer must not lose it to the debounce.
+      if (change.type === 'turn-ended') void this.flush();
+    });
+    this.listeners.set(key, subscription);
     if (!options.saved) this.markDirty(managed);
+    return {
+      dispose: () => {
+        if (this.listeners.get(key) === subscription) this.untrack(key);
+      },
+    };
   }
 
-  untrack(key: string): void {
+  private untrack(key: string): void {
     this.listeners.get(key)?.dispose();
     this.listeners.delete(key);
     this.dirty.delete(key);

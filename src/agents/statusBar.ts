@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ManagedSession } from './managedSession';
-import { RESTORED_REASON, type SessionManager } from './sessionManager';
+import type { SessionManager } from './sessionManager';
 
 /** The active session's agent and what it is doing; a click opens the panel. */
 export function registerStatusBar(context: vscode.ExtensionContext, manager: SessionManager): void {
@@ -35,11 +35,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
 
 /** What the item says about a session: a restored conversation is paused, not failed. */
 function statusOf(active: ManagedSession): { icon: string; status: string; background?: string } {
-  if (active.status === 'exited') {
-    return active.exitReason === RESTORED_REASON
-      ? { icon: '$(debug-pause)', status: 'resumes with your next message' }
-      : { icon: '$(error)', status: 'error', background: 'statusBarItem.errorBackground' };
+  const state = active.lifecycle.state;
+  if (state.kind === 'stopped' && (state.reason.kind === 'restored' || state.reason.kind === 'not-started')) {
+    return { icon: '$(debug-pause)', status: 'resumes with your next message' };
   }
+  if (active.status === 'exited') return { icon: '$(error)', status: 'error', background: 'statusBarItem.errorBackground' };
   if (active.status !== 'ready') return { icon: '$(loading~spin)', status: 'starting' };
   if (active.session.waitingPermissions().length > 0) return { icon: '$(bell-dot)', status: 'waiting for you', background: 'statusBarItem.warningBackground' };
   if (active.session.state.turn !== 'idle') return { icon: '$(sync~spin)', status: 'working' };

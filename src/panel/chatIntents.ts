@@ -51,7 +51,7 @@ export class ChatIntents {
         return;
       }
       case 'cancel':
-        return active?.session.cancel();
+        return active && this.deps.sessions.cancel(active.key);
       case 'newSession':
         await this.startSession();
         return;

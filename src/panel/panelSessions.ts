@@ -19,9 +19,11 @@ export interface PanelSessions {
   readonly onDidChange: vscode.Event<void>;
   readonly active: PanelSession | undefined;
   list(): PanelSession[];
-  newSession(agentId?: string): Promise<PanelSession>;
   setActive(key: string): void;
-  prompt(key: string, blocks: PromptBlock[]): Promise<void>;
+  /** Resolves when the turn is over (to its stop reason); a session whose agent is down is started again first. */
+  prompt(key: string, blocks: PromptBlock[]): Promise<unknown>;
+  /** Stops the running turn. */
+  cancel(key: string): Promise<void>;
 }
 
 /**

@@ -104,6 +104,11 @@ export class SessionLifecycle {
     return this.value.kind === 'starting' || this.value.kind === 'restarting' || this.value.kind === 'signing-in';
   }
 
+  /** Howdah is stopping the agent. */
+  get isStopping(): boolean {
+    return this.value.kind === 'stopping';
+  }
+
   /** Not running and not being started: stopped or crashed. */
   get isDown(): boolean {
     return this.value.kind === 'stopped' || this.value.kind === 'crashed';

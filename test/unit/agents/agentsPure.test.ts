@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { CATALOG, catalogEntry, rejectedArguments } from '../../../src/agents/catalog';
 import { resolveCommand, usualBinDirs, type ResolutionEnv } from '../../../src/agents/commandResolution';
-import { RestartPolicy } from '../../../src/agents/restartPolicy';
+import { LimitedRestarts } from '../../../src/session/restartPolicy';
 import { changesForDefaults, rememberChoice } from '../../../src/agents/sessionDefaults';
 
 function fakeEnv(files: string[], env: Record<string, string>, platform: NodeJS.Platform = 'linux', dirs: Readonly<Record<string, readonly string[]>> = {}): ResolutionEnv {
@@ -79,15 +79,16 @@ describe('agent catalog', () => {
 
 describe('restart policy', () => {
   it('allows 3 automatic restarts within 5 minutes, then leaves it to the user', () => {
-    const policy = new RestartPolicy();
+    const policy = new LimitedRestarts();
+    const crash = { message: 'Fake exited with code 1', exitCode: 1, signal: null, stderrTail: [] };
     const t0 = 1_000_000;
-    assert.ok(policy.tryRestart(t0));
-    assert.ok(policy.tryRestart(t0 + 1000));
-    assert.ok(policy.tryRestart(t0 + 2000));
-    assert.equal(policy.tryRestart(t0 + 3000), false);
-    assert.equal(policy.recent(t0 + 3000), 3);
-    assert.equal(policy.tryRestart(t0 + 5 * 60 * 1000 - 1), false);
-    assert.ok(policy.tryRestart(t0 + 5 * 60 * 1000), 'the oldest restart left the window');
+    const at = (t: number) => policy.afterCrash(crash, t).action;
+    assert.equal(at(t0), 'restart');
+    assert.equal(at(t0 + 1000), 'restart');
+    assert.deepEqual(policy.afterCrash(crash, t0 + 2000), { action: 'restart', note: '3 of 3 automatic restarts in 5 minutes' });
+    assert.equal(at(t0 + 3000), 'ask');
+    assert.equal(at(t0 + 5 * 60 * 1000 - 1), 'ask');
+    assert.equal(at(t0 + 5 * 60 * 1000), 'restart', 'the oldest restart left the window');
   });
 });
 

@@ -1,0 +1,16 @@
+import * as vscode from 'vscode';
+import type { SessionManager } from './sessionManager';
+
+/**
+ * Says when a session's agent crashed and its restart policy left the decision to the user: an error notification
+ * with Restart and Show Log. (An automatic restart needs no notice: the transcript says it.) Only listens.
+ */
+export function showCrashNotices(manager: SessionManager): vscode.Disposable {
+  return manager.onDidCrash(({ managed, crash, decision }) => {
+    if (decision.action !== 'ask') return;
+    void vscode.window.showErrorMessage(`Howdah: ${managed.agentName} stopped: ${crash.message.split('\n')[0]}`, 'Restart', 'Show Log').then((choice) => {
+      if (choice === 'Restart') void manager.restart(managed.key);
+      if (choice === 'Show Log') manager.showLog(managed.key);
+    });
+  });
+}
