@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const panel = registerChatPanel(context, manager, {
     starter: newSession,
     checkpoints: edits,
+    reviews: edits,
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
     gate,

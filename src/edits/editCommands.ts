@@ -27,7 +27,8 @@ type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal:
  * The review's commands, in one table. Each takes what its callers have: a URI (editor title, tree row, the panel),
  * a CodeLens's `[uri, hunk]`, or nothing (the palette or a key binding: the active editor and its cursor).
  */
-export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): void {
+/** Registers the review's commands; returns the one the panel calls directly: open the review of a file. */
+export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): { openChanges(uri: vscode.Uri): Promise<boolean> } {
   const { pending, proposals, actions, views, checkpoints, questions, log, save } = deps;
 
   const targetOf = (arg: unknown): Target | undefined => {
@@ -206,6 +207,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
   for (const [id, handler] of Object.entries(commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...args: unknown[]) => unknown));
   }
+  return { openChanges: open };
 }
 
 function uriOf(arg: unknown): vscode.Uri | undefined {

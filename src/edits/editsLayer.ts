@@ -1,3 +1,4 @@
+import type * as vscode from 'vscode';
 import type { Session } from '../session/session';
 import type { AgentWrites } from './agentWrites';
 import type { AttachedSessions } from './attachedSessions';
@@ -15,6 +16,7 @@ export interface EditsLayerDeps {
   readonly tracker: ChangeTracker;
   readonly writes: AgentWrites;
   readonly checkpoints: Checkpoints;
+  readonly openChanges: (uri: vscode.Uri) => Promise<boolean>;
 }
 
 /**
@@ -55,6 +57,11 @@ export class EditsLayer implements SessionEdits {
   /** Restores them after a confirmation listing them; false when the user declined or there was nothing to do. */
   restoreCheckpoint(key: string, turnIndex: number): Promise<boolean> {
     return this.deps.checkpoints.restore(key, turnIndex);
+  }
+
+  /** Opens the review of a file; false (and nothing shown) when it has no pending changes. */
+  openChanges(uri: vscode.Uri): Promise<boolean> {
+    return this.deps.openChanges(uri);
   }
 
   /** Saves baselines and checkpoints now (on deactivate). */

@@ -50,13 +50,13 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending)] : []),
     storage,
   );
-  registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => log.recent(), save: () => storage.save().then(() => storage.stateFile) });
+  const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => log.recent(), save: () => storage.save().then(() => storage.stateFile) });
   offerDiffCodeLensOnce(context, pending);
 
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.
   void pending.refreshAll().then(() => storage.blobs.collect(storage.state.referencedBlobs()));
 
-  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints });
+  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints, openChanges });
 }
 
 /**

@@ -8,7 +8,7 @@ import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
 import { parseWebviewMessage, type WebviewMessage } from '../shared/protocol';
-import { ToolDiffViewer } from './toolDiff';
+import { ToolDiffViewer, type ReviewOpener } from './toolDiff';
 
 /** What tests can observe of the panel without scraping the webview. */
 export interface ChatPanelProbe {
@@ -26,6 +26,8 @@ export interface ChatPanelOptions {
   readonly starter: SessionStarter;
   /** "Restore files to before this message". */
   readonly checkpoints: CheckpointRestorer;
+  /** A tool card's "Open diff" opens the review of that file when it has pending changes. */
+  readonly reviews?: ReviewOpener;
   /**
    * Command output for a session's tool cards (src/terminals' `outputModel(session.state)`: terminals we run and
    * those the agent reports). Without it, only what agents report in `_meta` is shown.
@@ -56,7 +58,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     options.openTerminal !== undefined,
   );
   const files = new WorkspaceFileIndex();
-  const diffs = new ToolDiffViewer(sessions);
+  const diffs = new ToolDiffViewer(sessions, options.reviews);
   const alerts = new PermissionAlerts(sessions, () => provider.isVisible);
   const openTerminal = options.openTerminal;
   const intents = new ChatIntents({

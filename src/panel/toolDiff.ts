@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import type { PanelSessions } from './panelSessions';
 
+/** The edits layer's review of a file, when it has one (src/edits: `EditsLayer.openChanges`). */
+export interface ReviewOpener {
+  /** Opens the review of `uri`; false when the file has no pending changes. */
+  openChanges(uri: vscode.Uri): Promise<boolean>;
+}
+
 const SCHEME = 'howdah-tool-diff';
 /** Old diffs are dropped past this many, so the provider does not keep every file the agent ever touched. */
 const KEEP = 50;
@@ -15,7 +21,10 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
   private readonly registration: vscode.Disposable;
   private next = 1;
 
-  constructor(private readonly sessions: PanelSessions) {
+  constructor(
+    private readonly sessions: PanelSessions,
+    private readonly reviews?: ReviewOpener,
+  ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
   }
 
@@ -30,7 +39,7 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
       void vscode.window.showWarningMessage('That change is no longer available.');
       return;
     }
-    if (await openReview(content.path)) return;
+    if (await this.openReview(content.path)) return;
     const name = content.path.split(/[\\/]/).pop() || content.path;
     const left = this.store(content.oldText ?? '', `${name} (before)`, content.path);
     const right = this.store(content.newText, `${name} (after)`, content.path);
@@ -43,6 +52,12 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     this.texts.clear();
   }
 
+  /** The edits layer's review of `path` (with Accept / Reject), when it has pending changes there. */
+  private async openReview(path: string): Promise<boolean> {
+    if (!this.reviews || (!path.startsWith('/') && !/^[a-z]:[\\/]/i.test(path))) return false;
+    return this.reviews.openChanges(vscode.Uri.file(path));
+  }
+
   private store(text: string, label: string, path: string): vscode.Uri {
     const key = String(this.next++);
     this.texts.set(key, text);
@@ -51,29 +66,4 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     const ext = /\.[A-Za-z0-9_-]+$/.exec(path)?.[0] ?? '';
     return vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[\\/]/g, '_')}${ext && !label.endsWith(ext) ? ext : ''}`, query: key });
   }
-}
-
-/**
- * Asks the edits layer to open its review of `path` (`howdah.openChanges`, which does nothing for a file without
- * pending changes). Opened = the command says so (true), or the active tab changed to a diff.
- */
-async function openReview(path: string): Promise<boolean> {
-  if (!path.startsWith('/') && !/^[a-z]:[\\/]/i.test(path)) return false;
-  const before = activeTabKey();
-  try {
-    const result: unknown = await vscode.commands.executeCommand('howdah.openChanges', vscode.Uri.file(path));
-    if (result === true) return true;
-  } catch {
-    return false; // no edits layer in this build
-  }
-  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-  return activeTabKey() !== before && tab?.input instanceof vscode.TabInputTextDiff;
-}
-
-function activeTabKey(): string {
-  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-  const input = tab?.input;
-  if (input instanceof vscode.TabInputTextDiff) return `diff:${input.original.toString()}|${input.modified.toString()}`;
-  if (input instanceof vscode.TabInputText) return `text:${input.uri.toString()}`;
-  return tab ? `other:${tab.label}` : '';
 }
