@@ -285,16 +285,21 @@ export class SessionManager implements vscode.Disposable {
     await this.stopAll();
   }
 
+  /**
+   * The extension is going away (VS Code calls this right after `deactivate`, without waiting for it). Nobody listens
+   * any more before anything stops: a change fired now would record the open conversations while they are being
+   * let go of, and the window would come back without them. Each session's scope goes once its agent has stopped.
+   */
   dispose(): void {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    void Promise.all(sessions.map((m) => this.runner.stop(m, { kind: 'window-closing' }).finally(() => m.scope.dispose())));
+    this.changed.dispose();
+    this.crashes.dispose();
+    for (const managed of this.sessions.values()) {
+      void this.runner.stop(managed, { kind: 'window-closing' }).finally(() => managed.scope.dispose());
+    }
     this.signIns.answer(undefined);
     this.trustChanged.dispose();
     this.trust.dispose();
     for (const log of this.logs.values()) log.dispose();
-    this.changed.dispose();
-    this.crashes.dispose();
   }
 
   /**

@@ -30,8 +30,9 @@ export class SessionStore implements vscode.Disposable {
 
   /**
    * Saves `managed` soon, and again whenever its state changes, until the returned handle is disposed (the session
-   * closed). A conversation just read back (`saved`) is not written again until it changes: rewriting every restored
-   * one made each save after a reload take seconds, and a reload in that time lost the newest conversation's last turn.
+   * closed, or the window is): what changed until then is still saved by the next flush. A conversation just read
+   * back (`saved`) is not written again until it changes: rewriting every restored one made each save after a reload
+   * take seconds, and a reload in that time lost the newest conversation's last turn.
    */
   track(managed: ManagedSession, options: { saved?: boolean } = {}): Disposable {
     const key = managed.key;
@@ -45,7 +46,8 @@ export class SessionStore implements vscode.Disposable {
     if (!options.saved) this.markDirty(managed);
     return {
       dispose: () => {
-        if (this.listeners.get(key) === subscription) this.untrack(key);
+        subscription.dispose();
+        if (this.listeners.get(key) === subscription) this.listeners.delete(key);
       },
     };
   }
