@@ -2,7 +2,7 @@ import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
 import type { InitializeResult } from '../acp/schema/agentMethods';
 import { DisposableStore } from '../base/disposables';
-import type { AttachedEdits } from '../edits/sessionEdits';
+import type { AttachedEdits, SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type LifecycleState } from '../session/lifecycle';
 import type { RestartPolicy } from '../session/restartPolicy';
 import type { Session } from '../session/session';
@@ -24,7 +24,7 @@ export interface ManagedSession {
   readonly agentName: string;
   readonly agentVersion?: string;
   readonly session: Session;
-  /** Every state the session's agent can be in; the session manager is its only writer. */
+  /** Every state the session's agent can be in; moved only by the session manager and its runner. */
   readonly lifecycle: { readonly state: LifecycleState };
   readonly status: ManagedStatus;
   /** The session's working directory. */
@@ -53,8 +53,7 @@ export class Managed implements ManagedSession {
   /** Why the last restart failed, until the user acts on it. */
   startFailure: StartFailure | undefined;
   private started: Started | undefined;
-  /** The edits layer following this session, from its agent's first start until it closes. */
-  edits: AttachedEdits | undefined;
+  private followed: AttachedEdits | undefined;
 
   constructor(
     readonly key: string,
@@ -129,6 +128,16 @@ export class Managed implements ManagedSession {
     this.started = started;
     this.scope.add(started.scope);
     started.scope.onDispose(() => this.scope.delete(started.scope));
+  }
+
+  /** The edits layer following this session, from its agent's first start until it closes. */
+  get edits(): AttachedEdits | undefined {
+    return this.followed;
+  }
+
+  /** Has `edits` follow the session from now until it closes (once: the same file access serves every restart). */
+  followEdits(edits: SessionEdits | undefined): void {
+    if (!this.followed && edits) this.followed = this.scope.add(edits.attach(this.key, this.session, this.cwd));
   }
 
   /** Whether `connection` is the one serving the session now (a late event of a replaced one is ignored). */

@@ -72,18 +72,13 @@ export class SessionRunner {
 
   /** The session call of a restart on connection `s`, with this session's MCP servers and file access. */
   private continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
-    this.followEdits(managed);
+    managed.followEdits(this.edits);
     return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log));
-  }
-
-  /** The edits layer follows the session from its agent's first start until it closes. */
-  followEdits(managed: Managed): void {
-    if (!managed.edits && this.edits) managed.edits = managed.scope.add(this.edits.attach(managed.key, managed.session, managed.cwd));
   }
 
   /** `started` serves the session from now on. */
   connect(managed: Managed, started: Started): void {
-    this.followEdits(managed);
+    managed.followEdits(this.edits);
     managed.adopt(started);
     started.router.attach(managed.session, managed.edits?.files);
     void started.connection.closed.then((error) => this.connectionClosed(managed, started, error));

@@ -1,8 +1,10 @@
 import { Emitter, type Event } from '../base/event';
 
 /**
- * Every state a session's agent can be in, and who changes it: the session manager (src/agents/sessionManager.ts)
- * calls the transitions below; nothing else writes the state. The panel, the status bar and the crash notice listen.
+ * Every state a session's agent can be in, and who changes it. Only src/agents calls the transitions below: the
+ * session manager (sessionManager.ts: a new session starts, is ready or fails; a turn starts and ends), its runner
+ * (sessionRunner.ts: restart, stop, crash) and the agent starter while it asks the user to sign in (agentStarter.ts).
+ * Nothing else writes the state; the panel, the status bar and the crash notice (crashNotice.ts) listen.
  *
  *   starting ⇄ signing-in ──────────────┐                 (a new session: the agent starts, maybe asks to sign in)
  *   restarting ⇄ signing-in ────────────┤                 (the same conversation on a new agent process)
