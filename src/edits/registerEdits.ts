@@ -40,10 +40,12 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     pending,
     tracker,
     snapshots,
+    // Before the proposals: disposing them cancels every one, which the held writes must not record as decided (the
+    // state saved last would lose the writes still waiting for the user).
+    new HeldWrites(proposals, storage),
+    new ProposalCounts(proposals, pending),
     proposals,
     views,
-    new ProposalCounts(proposals, pending),
-    new HeldWrites(proposals, storage),
     vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, views),
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }], views),
