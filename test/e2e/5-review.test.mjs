@@ -2,7 +2,9 @@
 // test/integration/scenarios/review-two-hunks.json) rewrites a 30-line file in two separated places through
 // fs/write_text_file; the file shows in the Agent Changes view; its row opens the review; the first hunk's CodeLens
 // "Accept" and the second's "Reject" leave on disk exactly the agent's first change and the original second place.
-// And a pending change outlives a window reload: still listed afterwards, and Reject restores the original bytes.
+// And a pending change outlives a window reload: still listed afterwards, and Reject restores the original bytes. So does
+// a held write (the agent's write over a buffer with unsaved changes of the user's): proposed again after the reload,
+// the user's unsaved text still in the buffer (hot exit), the disk untouched.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,24 @@ import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, lensAction, lensLine, openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+
+/** Quick Open (the palette without `>`): opens the workspace file `rel` in an editor, the active one. */
+async function openFile(page, rel) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(rel);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
+  await page.locator('.tabs-container .tab.active', { hasText: path.basename(rel) }).first().waitFor({ timeout: 10000 });
+}
+
+/** The lines the active editor group's text editor shows. */
+const activeEditorLines = (page) => page.locator('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines').first();
+/** Their text, spaces as typed (the editor renders them as no-break spaces). */
+const shownText = (lines) => lines.innerText().then((t) => t.replace(/\u00a0/g, ' '), () => '');
 
 // A file of its own per attempt: a retry must not meet the review the failed attempt left behind.
 let attempts = 0;
@@ -112,5 +132,65 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await until('the file to leave the Agent Changes view', async () => (await after.count()) === 0);
     await shot('reload-rejected');
     assert.deepEqual(fs.readFileSync(file), original, 'byte for byte the file as it was before the agent');
+  });
+
+  it('a write held over unsaved changes of the user survives a window reload: proposed again, the buffer and the disk untouched', async () => {
+    const { page } = e2e;
+    const name = `held-${++attempts}.txt`;
+    const REL = `review/${name}`;
+    const file = path.join(e2e.workspace, REL);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, ORIGINAL);
+    const NOTE = 'my unsaved note';
+    const dirtyTab = page.locator('.tabs-container .tab.dirty', { hasText: name });
+
+    await loadWorkbench();
+    const wv = await openHowdahView(page);
+    // The user's own line at the top of the file, not saved: the tab is dirty.
+    await openFile(page, REL);
+    const editor = activeEditorLines(page);
+    await until('the file to show in its editor', async () => (await shownText(editor)).includes('line 01: as it was'));
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type(`${NOTE}\n`);
+    await dirtyTab.first().waitFor({ timeout: 10000 });
+    assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the note is not saved');
+    await shot('held-unsaved-note');
+
+    // The agent writes the file through fs/write_text_file: held as a proposal, listed, nothing written.
+    await newSession(wv);
+    await sendPrompt(wv, REL);
+    await wv.getByText('Done: two changes to review.').first().waitFor({ timeout: 30000 });
+    const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
+    await row.first().waitFor({ timeout: 30000 });
+    assert.match(await row.first().innerText(), /\+3\s*−3/, "the agent's two changes, and the user's note its text lacks");
+    await shot('held-listed');
+    assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the held write did not touch the disk');
+    assert.ok((await dirtyTab.count()) > 0, "the user's buffer is still unsaved");
+
+    const reloaded = page.waitForEvent('framenavigated', { predicate: f => f === page.mainFrame(), timeout: 60000 });
+    await runCommand(page, 'Developer: Reload Window').catch(() => { /* the page may go away before the palette closes */ });
+    await reloaded;
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60000 });
+    await openHowdahView(page);
+    const after = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
+    await after.first().waitFor({ timeout: 60000 }).catch(() => { throw new Error('the held write is not listed again after the reload'); });
+    await shot('held-listed-after-reload');
+
+    // Hot exit brought the user's buffer back, still unsaved; the disk is as it was.
+    await openFile(page, REL);
+    await until("the user's unsaved note to be back in the editor", async () => (await shownText(activeEditorLines(page))).includes(NOTE));
+    assert.ok((await dirtyTab.count()) > 0, 'the buffer is still unsaved after the reload');
+    assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the disk still holds the original');
+    await shot('held-buffer-after-reload');
+
+    // Leave nothing behind for the suites after this one: reject the held write (nothing is written), revert the buffer.
+    await after.first().hover();
+    await after.first().locator('.action-label[aria-label^="Reject File Changes"]').click();
+    await until('the held write to leave the Agent Changes view', async () => (await after.count()) === 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'rejecting a held write writes nothing');
+    await openFile(page, REL);
+    await runCommand(page, 'File: Revert File');
+    await until('the buffer to be reverted', async () => (await dirtyTab.count()) === 0);
   });
 });
