@@ -38,6 +38,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
           configOptions: state.configOptions,
           info: state.info,
           usage: state.usage,
+          queue: state.queue.items,
         }),
       );
     },

@@ -3,6 +3,7 @@ import type { WorkspaceFileIndex } from './fileIndex';
 import { openLink, openLocation } from './linkOpener';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { buildPromptBlocks } from './promptBlocks';
+import { PromptQueueControl } from './promptQueueControl';
 import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from '../shared/protocol';
 import type { ToolDiffViewer } from './toolDiff';
 import { userTurnIndex } from './viewModel';
@@ -32,13 +33,21 @@ interface Dependencies {
  * message has already been parsed; values that name something (a tool call, an option) are checked against the
  * session again, since the page may be showing an older state.
  */
-export class ChatIntents {
+export class ChatIntents implements vscode.Disposable {
   /** The last prompt of each session, for Retry. */
   private readonly lastPrompt = new Map<string, { text: string; attachments: readonly Attachment[] }>();
   /** The session New Session is starting: a prompt sent meanwhile is meant for it, not for the one still shown. */
   private starting: Promise<PanelSession | undefined> | undefined;
 
-  constructor(private readonly deps: Dependencies) {}
+  private readonly queue: PromptQueueControl;
+
+  constructor(private readonly deps: Dependencies) {
+    this.queue = new PromptQueueControl(deps.sessions, (target, text, attachments) => this.sendTo(target, text, attachments));
+  }
+
+  dispose(): void {
+    this.queue.dispose();
+  }
 
   async handle(message: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' }>): Promise<void> {
     const active = this.deps.sessions.active;
@@ -86,6 +95,14 @@ export class ChatIntents {
         return vscode.env.clipboard.writeText(message.text);
       case 'restoreCheckpoint':
         return this.restoreCheckpoint(active, message.entryId);
+      case 'queueEdit':
+        if (active) this.queue.edit(active, message.id, message.text);
+        return;
+      case 'queueRemove':
+        if (active) this.queue.remove(active, message.id);
+        return;
+      case 'queueSendNow':
+        return active && this.queue.sendNow(active, message.id);
     }
   }
 
@@ -111,17 +128,25 @@ export class ChatIntents {
       if (!target) return;
     }
     if (target.session.state.turn !== 'idle') {
-      void vscode.window.showInformationMessage('The agent is still working: wait for the turn to end or press Stop.');
+      // Sent while the agent works: it goes when the turn ends.
+      if (!this.queue.enqueue(target, message.text, message.attachments)) {
+        void vscode.window.showInformationMessage('Howdah: the queue is full: wait for the agent, or remove a queued message.');
+      }
       return;
     }
+    await this.sendTo(target, message.text, message.attachments);
+  }
+
+  /** Builds the prompt from the text and attachments and sends it; resolves when the turn is over. */
+  private async sendTo(target: PanelSession, text: string, attachments: readonly Attachment[]): Promise<void> {
     const caps = target.session.promptCapabilities;
-    const blocks = await buildPromptBlocks(message.text, message.attachments, {
+    const blocks = await buildPromptBlocks(text, attachments, {
       embeddedContext: caps.embeddedContext,
       image: caps.image,
       readText: readWorkspaceText,
     });
     if (blocks.length === 0) return;
-    this.lastPrompt.set(target.key, { text: message.text, attachments: message.attachments });
+    this.lastPrompt.set(target.key, { text, attachments });
     // Failures are recorded in the transcript (with Retry) by the session.
     await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
   }

@@ -93,6 +93,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     files,
     diffs,
     alerts,
+    intents,
     ...(gate ? [gate] : []),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     registerChatCommands((attachments) => {

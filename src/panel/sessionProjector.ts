@@ -1,6 +1,6 @@
 import type { SessionChange, SessionStateView } from '../session/state';
 import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from '../shared/protocol';
-import { commandsView, entryView, planView, type TerminalLookup } from './viewModel';
+import { commandsView, entryView, planView, queueView, type TerminalLookup } from './viewModel';
 
 /**
  * Turns one session's change events into messages for the webview: a snapshot on demand, then patches. Changes only
@@ -41,6 +41,7 @@ export class SessionProjector {
   private planDirty = false;
   private commandsDirty = false;
   private turnDirty = false;
+  private queueDirty = false;
   /** Entries were removed or replaced: indexes moved, so the page gets a new snapshot instead of patches. */
   private resnapshot = false;
   /** What the webview holds of each message entry, so a grown message is sent as its new text only. */
@@ -88,6 +89,7 @@ export class SessionProjector {
       plan: state ? planView(state) : [],
       commands: state ? commandsView(state) : [],
       turn: state?.turn ?? 'idle',
+      queue: state ? queueView(state) : [],
     };
   }
 
@@ -132,6 +134,7 @@ export class SessionProjector {
       if (this.planDirty) ops.push({ op: 'plan', plan: planView(state) });
       if (this.commandsDirty) ops.push({ op: 'commands', commands: commandsView(state) });
       if (this.turnDirty) ops.push({ op: 'turn', turn: state.turn });
+      if (this.queueDirty) ops.push({ op: 'queue', queue: queueView(state) });
     }
     if (this.headerDirty) ops.push({ op: 'header', header: this.header() });
     this.clearDirty();
@@ -176,6 +179,9 @@ export class SessionProjector {
         break;
       case 'turn':
         this.turnDirty = true;
+        break;
+      case 'queue':
+        this.queueDirty = true;
         break;
       case 'reset':
       case 'entries-removed':
@@ -257,6 +263,6 @@ export class SessionProjector {
   private clearDirty(): void {
     this.dirtyEntries.clear();
     this.appended.clear();
-    this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = this.resnapshot = false;
+    this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = this.queueDirty = this.resnapshot = false;
   }
 }

@@ -10,6 +10,7 @@ import type {
   HeaderView,
   PlanEntryView,
   PickerView,
+  QueuedView,
   ToolContentView,
   ToolView,
 } from '../shared/protocol';
@@ -254,6 +255,15 @@ function configOptionView(option: SessionStateView['configOptions'][number]): Co
 
 export function planView(state: SessionStateView): PlanEntryView[] {
   return state.plan.map((p) => ({ content: p.content, priority: p.priority, status: p.status }));
+}
+
+/** The queued messages; an attachment shows by its label (a queued one was given by our own page, but is not trusted). */
+export function queueView(state: SessionStateView): QueuedView[] {
+  return state.queue.items.map((m) => ({
+    id: m.id,
+    text: m.text,
+    attachments: m.attachments.map((a) => (typeof a === 'object' && a !== null && typeof (a as { label?: unknown }).label === 'string' ? (a as { label: string }).label : 'attachment')),
+  }));
 }
 
 export function commandsView(state: SessionStateView): CommandView[] {

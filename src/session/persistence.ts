@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionState } from './sessionState';
+import type { QueuedMessage } from './promptQueue';
 import type { Entry, ToolCallState } from './state';
 
 /**
@@ -21,6 +22,8 @@ export interface PersistedSession {
   entries: Entry[];
   toolCalls: ToolCallState[];
   plan: unknown[];
+  /** Messages queued during a turn, not sent yet. */
+  queue?: QueuedMessage[];
 }
 
 const Persisted = z.object({
@@ -36,9 +39,12 @@ const Persisted = z.object({
   entries: z.array(z.looseObject({ kind: z.string(), id: z.number() })).catch([]),
   toolCalls: z.array(z.looseObject({ toolCallId: z.string(), title: z.string(), status: z.string(), content: z.array(z.unknown()), locations: z.array(z.unknown()) })).catch([]),
   plan: z.array(z.unknown()).catch([]),
+  queue: z.array(z.object({ id: z.number().int().nonnegative(), text: z.string(), attachments: z.array(z.unknown()) })).optional().catch(undefined),
 });
 
-export function serializeSession(state: SessionState, meta: Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title'>): PersistedSession {
+type SessionMeta = Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title' | 'queue'>;
+
+export function serializeSession(state: SessionState, meta: SessionMeta): PersistedSession {
   return JSON.parse(sessionToJson(state, meta)) as PersistedSession;
 }
 
@@ -46,7 +52,7 @@ export function serializeSession(state: SessionState, meta: Omit<PersistedSessio
  * The saved form as JSON text, built in one pass: the state is referenced, not copied, and stringified once (a long
  * session is tens of MB; the store saves it while the conversation goes on).
  */
-export function sessionToJson(state: SessionState, meta: Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title'>): string {
+export function sessionToJson(state: SessionState, meta: SessionMeta): string {
   const toolCalls = [...state.toolCalls.values()].map(({ permission: _waiting, ...call }) => ({
     ...call,
     // A call still open when the window closed did not finish as far as we can tell.
@@ -60,6 +66,7 @@ export function sessionToJson(state: SessionState, meta: Omit<PersistedSession, 
     entries: state.entries,
     toolCalls,
     plan: state.plan,
+    ...(state.queue.size ? { queue: state.queue.items } : {}),
   };
   try {
     return JSON.stringify(data);

@@ -4,6 +4,7 @@ import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/s
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ToolCallUpdate } from '../acp/schema/toolCall';
 import type { Entry, HostNote, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, UnrecordedChange, Usage } from './state';
+import { PromptQueue, type QueuedMessage } from './promptQueue';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
 
 /**
@@ -28,11 +29,12 @@ export class SessionState implements SessionStateView {
   private turnIndex: number | undefined;
   private readonly changes = new Emitter<SessionChange>();
   readonly onChange: Event<SessionChange> = this.changes.event;
+  readonly queue = new PromptQueue(() => this.emit({ type: 'queue' }));
   /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
   private readonly messageIndex = new Map<string, number>();
 
   /** Replaces the transcript with a saved one (a window reload); ids continue after the highest saved. */
-  restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string }): void {
+  restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string; queue?: readonly QueuedMessage[] }): void {
     // No spread: a long transcript (>100,000 entries) overflows the call stack as arguments.
     this.entries.length = 0;
     this.messageIndex.clear();
@@ -47,6 +49,7 @@ export class SessionState implements SessionStateView {
     this.plan = [...saved.plan];
     this.info = { ...this.info, title: saved.title };
     this.nextEntryId = maxId + 1;
+    if (saved.queue?.length) this.queue.restore(saved.queue);
     this.emit({ type: 'reset' });
   }
 

@@ -1,3 +1,4 @@
+import type { QueuedMessage } from './promptQueue';
 import type { UnknownSessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ContentBlock } from '../acp/schema/content';
 import type { PermissionOption } from '../acp/schema/clientMethods';
@@ -99,7 +100,9 @@ export type SessionChange =
   /** Entries `start` (inclusive) to `end` (exclusive) were removed; later ones moved down. */
   | { readonly type: 'entries-removed'; readonly start: number; readonly end: number }
   /** Everything was replaced (a saved transcript restored): re-read it all. */
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  /** The messages queued during a turn changed. */
+  | { readonly type: 'queue' };
 
 export interface SessionStateView {
   readonly entries: readonly Entry[];
@@ -112,4 +115,6 @@ export interface SessionStateView {
   readonly info: SessionInfoState;
   readonly usage: Usage | undefined;
   readonly turn: TurnState;
+  /** Messages the user sent during a turn, to go when it ends. */
+  readonly queue: { readonly items: readonly QueuedMessage[] };
 }

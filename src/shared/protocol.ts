@@ -150,6 +150,14 @@ export interface CommandView {
 
 export type TurnView = 'idle' | 'running' | 'cancelling';
 
+/** A message the user sent during a turn, waiting for it to end (shown above the prompt). */
+export interface QueuedView {
+  readonly id: number;
+  readonly text: string;
+  /** The labels of its attachments. */
+  readonly attachments: readonly string[];
+}
+
 /** Something attached to the prompt: sent back with `send`, or pushed by the Add Selection/File commands. */
 export type Attachment =
   | { readonly kind: 'file'; readonly uri: string; readonly label: string }
@@ -187,6 +195,7 @@ export interface SnapshotMessage {
   readonly plan: readonly PlanEntryView[];
   readonly commands: readonly CommandView[];
   readonly turn: TurnView;
+  readonly queue: readonly QueuedView[];
 }
 
 export type PatchOp =
@@ -197,7 +206,8 @@ export type PatchOp =
   | { readonly op: 'header'; readonly header: HeaderView }
   | { readonly op: 'plan'; readonly plan: readonly PlanEntryView[] }
   | { readonly op: 'commands'; readonly commands: readonly CommandView[] }
-  | { readonly op: 'turn'; readonly turn: TurnView };
+  | { readonly op: 'turn'; readonly turn: TurnView }
+  | { readonly op: 'queue'; readonly queue: readonly QueuedView[] };
 
 export interface PatchMessage {
   readonly type: 'patch';
@@ -270,6 +280,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   ...GATE_INTENTS,
   /** "Restore files to before this message" on the user message with this entry id. */
   z.object({ type: z.literal('restoreCheckpoint'), entryId: z.number().int().nonnegative() }),
+  /** A queued message's Edit (new text), Remove and Send now (stop the turn, then send it). */
+  z.object({ type: z.literal('queueEdit'), id: z.number().int().nonnegative(), text: z.string().max(MAX_TEXT) }),
+  z.object({ type: z.literal('queueRemove'), id: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('queueSendNow'), id: z.number().int().nonnegative() }),
 ]);
 
 export type WebviewMessage = z.output<typeof WebviewMessageSchema>;
