@@ -4,8 +4,9 @@ import { h } from './dom';
 const MAX = 500;
 
 /**
- * A polite live region for completed agent messages (never per chunk: a stream of partial sentences is noise).
- * Markdown punctuation is dropped so it is not read out.
+ * A polite live region for completed agent messages (never per chunk: a stream of partial sentences is noise) and
+ * for what the page did that is not otherwise heard (a message queued). Markdown punctuation is dropped so it is not
+ * read out.
  */
 export class Announcer {
   readonly element = h('div', { class: 'sr-only announcer', 'aria-live': 'polite', 'aria-atomic': 'true' });
@@ -19,11 +20,16 @@ export class Announcer {
       .replace(/\s+/g, ' ')
       .trim();
     if (plain === '') return;
+    this.say(`Agent: ${plain}`);
+  }
+
+  /** Plain text in our words (a message queued, …), capped like the agent's. */
+  say(plain: string): void {
     const text = plain.length > MAX ? `${plain.slice(0, MAX)}…` : plain;
     // Clearing first makes the same text announce again.
     this.element.textContent = '';
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => (this.element.textContent = `Agent: ${text}`), 50);
+    this.timer = setTimeout(() => (this.element.textContent = text), 50);
   }
 
   /** What was announced last (tests). */

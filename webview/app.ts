@@ -8,6 +8,7 @@ import type { Post } from './render/contentBlocks';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
+import { QueueList } from './render/queue';
 import { Transcript } from './render/transcript';
 import { TranscriptStore } from './store';
 
@@ -15,8 +16,9 @@ import { TranscriptStore } from './store';
 const STREAM_FRAME_MS = 32;
 
 /**
- * The page: header, conversation, pinned plan, prompt. Messages from the host update the store at once; the screen
- * is updated at most once per animation frame from what changed, however many patches arrived in between.
+ * The page: header, conversation, pinned plan, queued messages, prompt. Messages from the host update the store at
+ * once; the screen is updated at most once per animation frame from what changed, however many patches arrived in
+ * between.
  */
 export class ChatApp {
   readonly store = new TranscriptStore();
@@ -25,6 +27,7 @@ export class ChatApp {
   private readonly transcript: Transcript;
   private readonly plan = new PlanView();
   private readonly prompt: PromptEditor;
+  private readonly queue: QueueList;
   private readonly announcer = new Announcer();
   private frame: number | undefined;
   private fallback: ReturnType<typeof setTimeout> | undefined;
@@ -50,7 +53,8 @@ export class ChatApp {
     this.gate = new GateBanner(post);
     this.transcript = new Transcript(this.store, post, this.announcer);
     this.prompt = new PromptEditor(host);
-    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.prompt.element, this.announcer.element);
+    this.queue = new QueueList(post, this.announcer, () => this.prompt.focus());
+    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
@@ -104,6 +108,7 @@ export class ChatApp {
     this.transcript.render(changes, true);
     if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);
     if (changes.turn) this.prompt.setTurn(this.store.turn);
+    if (changes.queue) this.queue.update(this.store.queue, changes.reset);
     if (changes.commands) this.prompt.setCommands(this.store.commands);
     if (this.transcript.backlog) this.schedule();
     const elapsed = performance.now() - started;

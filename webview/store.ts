@@ -1,4 +1,4 @@
-import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, PlanEntryView, SnapshotMessage, TurnView } from '../src/shared/protocol';
+import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, PlanEntryView, QueuedView, SnapshotMessage, TurnView } from '../src/shared/protocol';
 
 /**
  * The page's copy of what the host sent: replaced by each snapshot, updated by patches. It is a cache, not a source
@@ -21,6 +21,7 @@ export interface StoreChanges {
   plan: boolean;
   commands: boolean;
   turn: boolean;
+  queue: boolean;
 }
 
 export type ApplyResult = 'applied' | 'ignored' | 'resync';
@@ -37,6 +38,8 @@ export class TranscriptStore {
   plan: readonly PlanEntryView[] = [];
   commands: readonly CommandView[] = [];
   turn: TurnView = 'idle';
+  /** Messages sent during the turn, waiting for it to end, in the order they will be sent. */
+  queue: readonly QueuedView[] = [];
   private changes: StoreChanges = noChanges();
 
   /** Entries in the whole conversation (the held ones and the older ones the host keeps). */
@@ -59,7 +62,9 @@ export class TranscriptStore {
       this.plan = message.plan;
       this.commands = message.commands;
       this.turn = message.turn;
-      this.changes = { ...noChanges(), reset: true, header: true, plan: true, commands: true, turn: true };
+      // Required, but a snapshot without it (test/bench/webview.mjs makes its own) must not break the page.
+      this.queue = message.queue ?? [];
+      this.changes = { ...noChanges(), reset: true, header: true, plan: true, commands: true, turn: true, queue: true };
       return 'applied';
     }
     if (message.epoch !== this.epoch) return 'ignored';
@@ -96,6 +101,10 @@ export class TranscriptStore {
           this.turn = op.turn;
           this.changes.turn = true;
           break;
+        case 'queue':
+          this.queue = op.queue;
+          this.changes.queue = true;
+          break;
       }
     }
     return 'applied';
@@ -131,7 +140,7 @@ export class TranscriptStore {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.earlier || c.entries.size > 0 || c.header || c.plan || c.commands || c.turn;
+    return c.reset || c.earlier || c.entries.size > 0 || c.header || c.plan || c.commands || c.turn || c.queue;
   }
 
   private markEntry(index: number, change: EntryChange): void {
@@ -142,5 +151,5 @@ export class TranscriptStore {
 }
 
 function noChanges(): StoreChanges {
-  return { reset: false, earlier: false, entries: new Map(), header: false, plan: false, commands: false, turn: false };
+  return { reset: false, earlier: false, entries: new Map(), header: false, plan: false, commands: false, turn: false, queue: false };
 }

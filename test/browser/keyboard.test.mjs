@@ -105,9 +105,10 @@ describe('chat webview: keyboard', function () {
   it('stops a running turn with the Stop button', async function () {
     const snap = snapshot({ turn: 'running' });
     await send(chat.page, snap);
-    assert.equal(await chat.page.getByRole('button', { name: 'Send' }).isDisabled(), true);
     await chat.page.getByRole('textbox', { name: 'Prompt' }).focus();
-    await chat.page.keyboard.press('Tab'); // Send is disabled: the focus goes to Stop
+    await chat.page.keyboard.press('Tab'); // Send queues while the turn runs, and is still there
+    assert.deepEqual(await focused(), { tag: 'BUTTON', name: 'Queue message' });
+    await chat.page.keyboard.press('Tab');
     assert.deepEqual(await focused(), { tag: 'BUTTON', name: 'Stop' });
     await chat.page.keyboard.press('Enter');
     assert.equal((await posted(chat.page, 'cancel')).length, 1);

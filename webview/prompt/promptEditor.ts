@@ -13,11 +13,14 @@ interface Attached {
 type Suggestion = CompletionItem & ({ kind: 'command'; command: CommandView } | { kind: 'file'; file: FileMatchView });
 
 const MAX_HEIGHT = 240;
+const PLACEHOLDER = 'Ask the agent… (/ for commands, @ for files)';
+const QUEUE_PLACEHOLDER = 'Queue a message for when the agent is done…';
 
 /**
- * The prompt: a text box ("Prompt"), attachment chips, Send and Stop. Enter sends, Shift+Enter adds a line, ↑/↓ at
- * the start/end walk the history, `/` completes the agent's commands (with their input hint), `@` completes
- * workspace files (the host searches) and attaches them, pasted images are attached when the agent takes images.
+ * The prompt: a text box ("Prompt"), attachment chips, Send and Stop. Enter sends (queues while a turn runs),
+ * Shift+Enter adds a line, ↑/↓ at the start/end walk the history, `/` completes the agent's commands (with their
+ * input hint), `@` completes workspace files (the host searches) and attaches them, pasted images are attached when
+ * the agent takes images.
  */
 export class PromptEditor {
   readonly element: HTMLElement;
@@ -31,7 +34,6 @@ export class PromptEditor {
   private attached: Attached[] = [];
   private commands: readonly CommandView[] = [];
   private capabilities: HeaderView['capabilities'] = { image: false, embeddedContext: false };
-  private turn: TurnView = 'idle';
   private searchId = 0;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private pastedImages = 0;
@@ -43,7 +45,7 @@ export class PromptEditor {
       class: 'prompt-input',
       'aria-label': 'Prompt',
       rows: 2,
-      placeholder: 'Ask the agent… (/ for commands, @ for files)',
+      placeholder: PLACEHOLDER,
       'aria-autocomplete': 'list',
       'aria-expanded': 'false',
     });
@@ -70,9 +72,16 @@ export class PromptEditor {
     this.setTurn('idle');
   }
 
+  /**
+   * While a turn runs the prompt stays usable: what is sent then is queued by the host (shown above the prompt) and
+   * sent when the turn ends, so Send says that it queues.
+   */
   setTurn(turn: TurnView): void {
-    this.turn = turn;
-    this.send.disabled = turn !== 'idle';
+    const queues = turn !== 'idle';
+    this.send.setAttribute('aria-label', queues ? 'Queue message' : 'Send');
+    this.send.title = queues ? 'Queue message (Enter)' : 'Send (Enter)';
+    this.send.replaceChildren(icon(queues ? 'list-ordered' : 'send'));
+    this.textarea.placeholder = queues ? QUEUE_PLACEHOLDER : PLACEHOLDER;
     this.stop.hidden = turn === 'idle';
     this.stop.disabled = turn === 'cancelling';
   }
@@ -140,7 +149,6 @@ export class PromptEditor {
   }
 
   private submit(): void {
-    if (this.turn !== 'idle') return;
     const text = this.textarea.value;
     const attachments = this.attached.filter((a) => !a.mention || text.includes(`@${a.attachment.label}`)).map((a) => a.attachment);
     if (text.trim() === '' && attachments.length === 0) return;

@@ -9,9 +9,11 @@ export function header(overrides = {}) {
 }
 
 let epoch = 100;
-export function snapshot({ entries = [], plan = [], commands = [], turn = 'idle', head = {}, first = 0 } = {}) {
-  return { type: 'snapshot', epoch: ++epoch, header: header(head), first, entries, plan, commands, turn };
+export function snapshot({ entries = [], plan = [], commands = [], turn = 'idle', queue = [], head = {}, first = 0 } = {}) {
+  return { type: 'snapshot', epoch: ++epoch, header: header(head), first, entries, plan, commands, turn, queue };
 }
+
+export const queued = (id, text, attachments = []) => ({ id, text, attachments });
 
 export function patch(snap, ...ops) {
   return { type: 'patch', epoch: snap.epoch, ops };

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import type { EntryView, HeaderView, PatchOp, SnapshotMessage } from '../../../src/shared/protocol';
+import type { EntryView, HeaderView, PatchOp, QueuedView, SnapshotMessage } from '../../../src/shared/protocol';
 import { TranscriptStore } from '../../../webview/store';
 
 const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 const agent = (id: number, text: string): EntryView => ({ kind: 'agent', id, text, blocks: [] });
-const snapshot = (entries: EntryView[], epoch = 1): SnapshotMessage => ({ type: 'snapshot', epoch, header, entries, plan: [], commands: [], turn: 'idle' });
+const snapshot = (entries: EntryView[], epoch = 1): SnapshotMessage => ({ type: 'snapshot', epoch, header, entries, plan: [], commands: [], turn: 'idle', queue: [] });
 const tail = (first: number, entries: EntryView[], epoch = 1): SnapshotMessage => ({ ...snapshot(entries, epoch), first });
 const patch = (epoch: number, ...ops: PatchOp[]) => ({ type: 'patch' as const, epoch, ops });
 
@@ -93,5 +93,22 @@ describe('webview transcript store', () => {
     assert.equal(store.entries.length, 1);
     store.forget(99);
     assert.deepEqual([store.first, store.length], [3, 3], 'at most everything');
+  });
+
+  it('takes the queue from a snapshot and replaces it with each queue patch, marking it changed', () => {
+    const store = new TranscriptStore();
+    const queued = (id: number, text: string, attachments: string[] = []): QueuedView => ({ id, text, attachments });
+    store.apply({ ...snapshot([]), turn: 'running', queue: [queued(1, 'first', ['a.ts']), queued(2, 'second')] });
+    const atSnapshot = store.takeChanges();
+    assert.deepEqual([atSnapshot.reset, atSnapshot.queue], [true, true]);
+    assert.deepEqual(store.queue.map((q) => q.id), [1, 2]);
+    assert.equal(store.hasChanges(), false);
+    store.apply(patch(1, { op: 'queue', queue: [queued(2, 'second, edited')] }));
+    assert.equal(store.hasChanges(), true, 'a queue patch alone is something to render');
+    const changes = store.takeChanges();
+    assert.deepEqual([changes.queue, changes.turn, changes.entries.size], [true, false, 0]);
+    assert.deepEqual(store.queue, [queued(2, 'second, edited')]);
+    assert.equal(store.apply(patch(7, { op: 'queue', queue: [] })), 'ignored', 'another epoch');
+    assert.equal(store.queue.length, 1);
   });
 });
