@@ -223,7 +223,7 @@ function hostCapacity(code, chunks) {
 async function perChunk(host, chunks, { naiveCode, ignore = false, budgetMs = Infinity } = {}) {
   const chat = await openPage(host, naiveCode);
   if (!naiveCode) {
-    await chat.page.evaluate((h) => window.postMessage({ type: 'snapshot', epoch: 1, header: h, entries: [{ kind: 'agent', id: 1, text: '', blocks: [] }], plan: [], commands: [], turn: 'running' }, '*'), header);
+    await chat.page.evaluate((h) => window.postMessage({ type: 'snapshot', epoch: 1, header: h, entries: [{ kind: 'agent', id: 1, text: '', blocks: [] }], plan: [], commands: [], turn: 'running', queue: [] }, '*'), header);
     await chat.page.waitForFunction(() => window.__howdah.renders() > 0);
   }
   const stop = await startRecording(chat.page, TRACE && !naiveCode && !ignore);
@@ -268,7 +268,7 @@ async function openTranscript(host) {
   const chat = await host.open({ width: 500, height: 900 });
   const result = await chat.page.evaluate(async ({ h, entries }) => {
     const t0 = performance.now();
-    window.postMessage({ type: 'snapshot', epoch: 5, header: h, entries, plan: [], commands: [], turn: 'idle' }, '*');
+    window.postMessage({ type: 'snapshot', epoch: 5, header: h, entries, plan: [], commands: [], turn: 'idle', queue: [] }, '*');
     await new Promise((resolve) => window.addEventListener('message', resolve, { once: true }));
     window.__howdah.render();
     document.body.getBoundingClientRect();

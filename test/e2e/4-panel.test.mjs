@@ -270,4 +270,25 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     assert.equal(received('session/cancel').length, cancels + 1, 'the agent got session/cancel');
     await shot('stopped');
   });
+
+  it('a message sent while the agent works is queued above the prompt, then sent when the turn ends', async () => {
+    await startSession(page(), wv, 'Fake (test queue-slow)');
+    const prompts = received('session/prompt').length;
+    await sendPrompt(wv, 'first');
+    await wv.getByRole('button', { name: 'Stop', exact: true }).waitFor({ timeout: 10000 });
+    const box = promptBox(wv);
+    await box.fill('second');
+    await box.press('Enter');
+    const queued = wv.getByRole('region', { name: 'Queued message' });
+    await queued.first().waitFor({ timeout: 10000 });
+    assert.match(await queued.first().innerText(), /second/);
+    assert.equal(received('session/prompt').length, prompts + 1, 'queued, not sent while the turn runs');
+    await shot('queued');
+    await until('the queued message to be sent', () => received('session/prompt').length === prompts + 2, 30000);
+    await until('the queue to empty', async () => (await queued.count()) === 0);
+    await turnEnded(wv);
+    const texts = received('session/prompt').slice(prompts).map(m => m.params.prompt.find(b => b.type === 'text')?.text);
+    assert.deepEqual(texts, ['first', 'second'], 'sent in order, one turn each');
+    await shot('queue-sent');
+  });
 });
