@@ -3,6 +3,7 @@ import { pickAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
+import type { HandOff } from './agents/handOff';
 import type { NewSessionFlow } from './agents/newSessionFlow';
 import type { SessionManager } from './agents/sessionManager';
 import type { SessionStore } from './agents/sessionStore';
@@ -12,6 +13,7 @@ export interface CommandServices {
   readonly manager: SessionManager;
   readonly store: SessionStore;
   readonly newSession: NewSessionFlow;
+  readonly handOff: HandOff;
   /** Which sessions have file access, and the folders granted them. */
   readonly edits: Pick<EditsLayer, 'follows' | 'addRoot'>;
   readonly version: string;
@@ -19,7 +21,7 @@ export interface CommandServices {
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
-  const { manager, store, newSession, edits, version } = services;
+  const { manager, store, newSession, handOff, edits, version } = services;
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown, options?: unknown) => {
       const focus = (options as { focus?: unknown } | undefined)?.focus !== false;
@@ -31,6 +33,11 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
       if (id) await newSession.start(id);
     },
     'howdah.openSession': () => pickPastSession(manager, store),
+    'howdah.handOff': async (agentId?: unknown) => {
+      const next = await handOff.run(undefined, typeof agentId === 'string' ? agentId : undefined);
+      if (next) await vscode.commands.executeCommand('howdah.chat.focus');
+      return next?.key;
+    },
     'howdah.closeSession': async () => {
       const active = manager.active;
       if (active) await manager.close(active.key);

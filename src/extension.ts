@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
+import { HandOff } from './agents/handOff';
 import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
@@ -23,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const edits = registerEdits(context);
   const { manager, store } = registerSessions(context, version, terminals, edits);
   const newSession = new NewSessionFlow(manager);
-  registerCommands(context, { manager, store, newSession, edits, version });
+  registerCommands(context, { manager, store, newSession, handOff: new HandOff(manager), edits, version });
   registerStatusBar(context, manager);
   const gate = agentGate(manager, newSession);
   context.subscriptions.push(gate);

@@ -5,7 +5,8 @@ import type { AgentRegistry, KnownAgent } from './agentRegistry';
  * The first-run choice: every known agent, installed or not (with how to install it), as a Quick Pick. The choice
  * becomes `howdah.defaultAgent`. Returns the agent id, or undefined when dismissed.
  */
-export async function pickAgent(registry: AgentRegistry): Promise<string | undefined> {
+/** Asks for an agent; unless told otherwise (`makeDefault: false`: a hand-over), the choice becomes the default. */
+export async function pickAgent(registry: AgentRegistry, options: { title?: string; placeHolder?: string; makeDefault?: boolean } = {}): Promise<string | undefined> {
   type Item = vscode.QuickPickItem & { agent: KnownAgent; installed: boolean };
   const items = (await registry.availability()).map(
     ({ agent, installed }): Item => ({
@@ -17,13 +18,14 @@ export async function pickAgent(registry: AgentRegistry): Promise<string | undef
     }),
   );
   items.sort((a, b) => Number(b.installed) - Number(a.installed));
+  const makeDefault = options.makeDefault ?? true;
   const choice = await vscode.window.showQuickPick(items, {
-    title: 'Howdah: Choose an agent',
-    placeHolder: 'Agents found on this machine come first; choosing one makes it the default',
+    title: options.title ?? 'Howdah: Choose an agent',
+    placeHolder: options.placeHolder ?? (makeDefault ? 'Agents found on this machine come first; choosing one makes it the default' : 'Agents found on this machine come first'),
     matchOnDescription: true,
   });
   if (!choice) return undefined;
-  await makeDefaultAgent(choice.agent.id);
+  if (makeDefault) await makeDefaultAgent(choice.agent.id);
   return choice.agent.id;
 }
 

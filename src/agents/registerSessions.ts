@@ -19,6 +19,13 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
   let restored = false;
   const recordOpen = () => void store.setOpenKeys(manager.list().map((m) => m.key), manager.active?.key);
   context.subscriptions.push(manager.onDidChange(() => restored && recordOpen()));
+  // The chat view's "Continue with Another Agent" shows only when there is a conversation to continue.
+  let hadSession = false;
+  const updateHasSession = () => {
+    const has = manager.list().length > 0;
+    if (has !== hadSession) void vscode.commands.executeCommand('setContext', 'howdah.hasSession', (hadSession = has));
+  };
+  context.subscriptions.push(manager.onDidChange(updateHasSession));
   void (async () => {
     try {
       const open = await store.openKeys(context.workspaceState);

@@ -313,7 +313,7 @@ export class SessionManager implements vscode.Disposable {
       const agent = this.registry.list().find((a) => a.id === record.agentId);
       if (!agent) continue;
       const session = this.newDomainSession(agent, record.sessionId, {});
-      session.state.restore({ entries: record.entries, toolCalls: record.toolCalls, plan: record.plan as never[], title: record.title, queue: record.queue });
+      session.state.restore({ entries: record.entries, toolCalls: record.toolCalls, plan: record.plan as never[], title: record.title, queue: record.queue, carryOver: record.carryOver });
       this.add(this.down(record.key, agent, session, record.cwd, { kind: 'restored' }), { saved: true });
     }
     // A session the user started while these were read stays in front.

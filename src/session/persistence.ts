@@ -24,6 +24,8 @@ export interface PersistedSession {
   plan: unknown[];
   /** Messages queued during a turn, not sent yet. */
   queue?: QueuedMessage[];
+  /** The conversation this one continues, not yet sent to its agent. */
+  carryOver?: string;
 }
 
 const Persisted = z.object({
@@ -40,9 +42,10 @@ const Persisted = z.object({
   toolCalls: z.array(z.looseObject({ toolCallId: z.string(), title: z.string(), status: z.string(), content: z.array(z.unknown()), locations: z.array(z.unknown()) })).catch([]),
   plan: z.array(z.unknown()).catch([]),
   queue: z.array(z.object({ id: z.number().int().nonnegative(), text: z.string(), attachments: z.array(z.unknown()) })).optional().catch(undefined),
+  carryOver: z.string().optional().catch(undefined),
 });
 
-type SessionMeta = Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title' | 'queue'>;
+type SessionMeta = Omit<PersistedSession, 'version' | 'entries' | 'toolCalls' | 'plan' | 'updatedAt' | 'title' | 'queue' | 'carryOver'>;
 
 export function serializeSession(state: SessionState, meta: SessionMeta): PersistedSession {
   return JSON.parse(sessionToJson(state, meta)) as PersistedSession;
@@ -67,6 +70,7 @@ export function sessionToJson(state: SessionState, meta: SessionMeta): string {
     toolCalls,
     plan: state.plan,
     ...(state.queue.size ? { queue: state.queue.items } : {}),
+    ...(state.carryOver !== undefined ? { carryOver: state.carryOver } : {}),
   };
   try {
     return JSON.stringify(data);

@@ -100,7 +100,8 @@ export class Session {
         this.finishTurn('cancelled');
         return 'cancelled';
       }
-      const call = this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
+      const call = this.connection().call('prompt', { sessionId: this.sessionId, prompt: this.withCarryOver(blocks) });
+      this.state.carryOver = undefined;
       // If we stop waiting, the agent's late answer (or error) must not surface as an unhandled rejection.
       call.catch(() => undefined);
       const result = await Promise.race([call, abandoned]);
@@ -215,6 +216,19 @@ export class Session {
     await this.connection().call('setModel', { sessionId: this.sessionId, modelId });
     this.state.setCurrentModel(modelId);
     this.hooks.onUserChoice?.('model', modelId);
+  }
+
+  /**
+   * The conversation this session continues goes first, before the user's blocks: as an embedded resource where the
+   * agent takes embedded context, else as text.
+   */
+  private withCarryOver(blocks: PromptBlock[]): PromptBlock[] {
+    const text = this.state.carryOver;
+    if (text === undefined) return blocks;
+    const context: PromptBlock = this.promptCapabilities.embeddedContext
+      ? { type: 'resource', resource: { uri: `howdah://conversation/${encodeURIComponent(this.sessionId)}`, mimeType: 'text/markdown', text } }
+      : { type: 'text', text: `${text}\n\n---\n\n` };
+    return [context, ...blocks];
   }
 
   /** The agent is gone: prompts still waiting are over. */

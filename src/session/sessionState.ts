@@ -30,11 +30,16 @@ export class SessionState implements SessionStateView {
   private readonly changes = new Emitter<SessionChange>();
   readonly onChange: Event<SessionChange> = this.changes.event;
   readonly queue = new PromptQueue(() => this.emit({ type: 'queue' }));
+  /**
+   * The conversation this session continues (written out by `conversationContext`), for the agent: it goes with the
+   * next prompt, then is cleared. Saved with the transcript.
+   */
+  carryOver: string | undefined;
   /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
   private readonly messageIndex = new Map<string, number>();
 
   /** Replaces the transcript with a saved one (a window reload); ids continue after the highest saved. */
-  restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string; queue?: readonly QueuedMessage[] }): void {
+  restore(saved: { entries: readonly Entry[]; toolCalls: readonly ToolCallState[]; plan: readonly PlanEntry[]; title?: string; queue?: readonly QueuedMessage[]; carryOver?: string }): void {
     // No spread: a long transcript (>100,000 entries) overflows the call stack as arguments.
     this.entries.length = 0;
     this.messageIndex.clear();
@@ -50,6 +55,7 @@ export class SessionState implements SessionStateView {
     this.info = { ...this.info, title: saved.title };
     this.nextEntryId = maxId + 1;
     if (saved.queue?.length) this.queue.restore(saved.queue);
+    this.carryOver = saved.carryOver;
     this.emit({ type: 'reset' });
   }
 
@@ -202,6 +208,11 @@ export class SessionState implements SessionStateView {
 
   addTurnEnd(stopReason: string): void {
     this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason });
+  }
+
+  /** A note of Howdah's own in the transcript (not the agent's). */
+  addNote(title: string, description?: string): void {
+    this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: 'info', title, ...(description ? { description } : {}) });
   }
 
   addError(message: string, detail: string | undefined, retryable: boolean): void {
