@@ -3,7 +3,7 @@ import { pickAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
-import type { HandOff } from './agents/handOff';
+import type { Continuations } from './agents/continuations';
 import type { NewSessionFlow } from './agents/newSessionFlow';
 import type { SessionManager } from './agents/sessionManager';
 import type { SessionStore } from './agents/sessionStore';
@@ -13,7 +13,7 @@ export interface CommandServices {
   readonly manager: SessionManager;
   readonly store: SessionStore;
   readonly newSession: NewSessionFlow;
-  readonly handOff: HandOff;
+  readonly continuations: Continuations;
   /** Which sessions have file access, and the folders granted them. */
   readonly edits: Pick<EditsLayer, 'follows' | 'addRoot'>;
   readonly version: string;
@@ -21,7 +21,7 @@ export interface CommandServices {
 
 /** Every command Howdah contributes, in one table: id → handler. Titles live in package.json. */
 export function registerCommands(context: vscode.ExtensionContext, services: CommandServices): void {
-  const { manager, store, newSession, handOff, edits, version } = services;
+  const { manager, store, newSession, continuations, edits, version } = services;
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     'howdah.newSession': async (agentId?: unknown, options?: unknown) => {
       const focus = (options as { focus?: unknown } | undefined)?.focus !== false;
@@ -34,7 +34,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     },
     'howdah.openSession': () => pickPastSession(manager, store),
     'howdah.handOff': async (agentId?: unknown) => {
-      const next = await handOff.run(undefined, typeof agentId === 'string' ? agentId : undefined);
+      const next = await continuations.handOff(undefined, typeof agentId === 'string' ? agentId : undefined);
       if (next) await vscode.commands.executeCommand('howdah.chat.focus');
       return next?.key;
     },

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
-import { HandOff } from './agents/handOff';
+import { Continuations } from './agents/continuations';
 import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
@@ -24,7 +24,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const edits = registerEdits(context);
   const { manager, store } = registerSessions(context, version, terminals, edits);
   const newSession = new NewSessionFlow(manager);
-  registerCommands(context, { manager, store, newSession, handOff: new HandOff(manager), edits, version });
+  const continuations = new Continuations(manager);
+  registerCommands(context, { manager, store, newSession, continuations, edits, version });
   registerStatusBar(context, manager);
   const gate = agentGate(manager, newSession);
   context.subscriptions.push(gate);
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     starter: newSession,
     checkpoints: edits,
     reviews: edits,
+    forks: continuations,
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
     gate,

@@ -18,12 +18,18 @@ export interface CheckpointRestorer {
   restoreCheckpoint(key: string, turnIndex: number): Promise<boolean>;
 }
 
+/** "Fork from here": a new conversation that continues from a message (src/agents/continuations.ts). */
+export interface ConversationForker {
+  fork(key: string, entryId: number): Promise<unknown>;
+}
+
 interface Dependencies {
   readonly sessions: PanelSessions;
   readonly files: WorkspaceFileIndex;
   readonly diffs: ToolDiffViewer;
   readonly starter: SessionStarter;
   readonly checkpoints: CheckpointRestorer;
+  readonly forks?: ConversationForker;
   post(message: HostMessage): void;
   openTerminal?(terminalId: string): boolean;
 }
@@ -95,6 +101,9 @@ export class ChatIntents implements vscode.Disposable {
         return vscode.env.clipboard.writeText(message.text);
       case 'restoreCheckpoint':
         return this.restoreCheckpoint(active, message.entryId);
+      case 'fork':
+        if (active) await this.deps.forks?.fork(active.key, message.entryId);
+        return;
       case 'queueEdit':
         if (active) this.queue.edit(active, message.id, message.text);
         return;

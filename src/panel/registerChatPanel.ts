@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerChatCommands } from './chatCommands';
-import { ChatIntents, type CheckpointRestorer, type SessionStarter } from './chatIntents';
+import { ChatIntents, type CheckpointRestorer, type ConversationForker, type SessionStarter } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
 import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProtocol';
@@ -26,6 +26,8 @@ export interface ChatPanelOptions {
   readonly starter: SessionStarter;
   /** "Restore files to before this message". */
   readonly checkpoints: CheckpointRestorer;
+  /** "Fork from here" on a message. */
+  readonly forks?: ConversationForker;
   /** A tool card's "Open diff" opens the review of that file when it has pending changes. */
   readonly reviews?: ReviewOpener;
   /**
@@ -67,6 +69,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     diffs,
     starter: options.starter,
     checkpoints: options.checkpoints,
+    forks: options.forks,
     post: (m) => provider.post(m),
     openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
   });

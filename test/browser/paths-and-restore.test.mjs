@@ -73,9 +73,36 @@ describe('chat webview: restore files to before a message', function () {
   it('is reachable with the keyboard and shown when focused', async function () {
     await send(chat.page, snapshot({ entries: [user(1, 'only')] }));
     const button = chat.page.getByRole('button', { name: 'Restore files to before this message', exact: true });
+    const actions = chat.page.locator('.entry.user .entry-actions');
+    assert.equal(await actions.evaluate((b) => getComputedStyle(b).opacity), '0', 'hidden until hovered or focused');
+    await button.focus();
+    assert.equal(await actions.evaluate((b) => getComputedStyle(b).opacity), '1');
+    await chat.page.keyboard.press('Enter');
+    assert.deepEqual(await posted(chat.page, 'restoreCheckpoint'), [{ type: 'restoreCheckpoint', entryId: 1 }]);
+  });
+});
+
+describe('chat webview: fork from a message', function () {
+  const chat = chatPagePerTest();
+
+  it('offers Fork from here on user and agent messages and posts that message’s entry id', async function () {
+    await send(chat.page, snapshot({ entries: [user(1, 'first'), agent(2, 'ok'), user(7, 'second'), agent(8, 'done')] }));
+    const buttons = chat.page.getByRole('button', { name: 'Fork from here', exact: true });
+    assert.equal(await buttons.count(), 4, 'one per message');
+    await chat.page.locator('.entry.agent').first().hover();
+    await buttons.nth(1).click();
+    await chat.page.locator('.entry.user').nth(1).hover();
+    await buttons.nth(2).click();
+    assert.deepEqual(await posted(chat.page, 'fork'), [{ type: 'fork', entryId: 2 }, { type: 'fork', entryId: 7 }]);
+  });
+
+  it('on an agent message is shown when focused, and works from the keyboard', async function () {
+    await send(chat.page, snapshot({ entries: [agent(3, 'answer')] }));
+    const button = chat.page.getByRole('button', { name: 'Fork from here', exact: true });
+    assert.equal(await button.evaluate((b) => getComputedStyle(b).opacity), '0');
     await button.focus();
     assert.equal(await button.evaluate((b) => getComputedStyle(b).opacity), '1');
     await chat.page.keyboard.press('Enter');
-    assert.deepEqual(await posted(chat.page, 'restoreCheckpoint'), [{ type: 'restoreCheckpoint', entryId: 1 }]);
+    assert.deepEqual(await posted(chat.page, 'fork'), [{ type: 'fork', entryId: 3 }]);
   });
 });

@@ -9,6 +9,7 @@ interface Snapshot {
   entries: { kind: string; role?: string; text?: string; title?: string; description?: string }[];
 }
 const snap = (api: HowdahApi, key: string) => api.snapshot(key) as Snapshot;
+const userTexts = (s: Snapshot) => s.entries.filter((e) => e.kind === 'message' && e.role === 'user').map((e) => e.text);
 
 describe('hand over a conversation to another agent', function () {
   this.timeout(60000);
@@ -35,5 +36,29 @@ describe('hand over a conversation to another agent', function () {
     assert.ok(api.sessionKeys().includes(first), 'the first conversation stays open');
     await api.close(second);
     await api.close(first);
+  });
+
+  it('Fork from here: a new conversation with the same agent, the transcript up to that message copied, the rest left out', async () => {
+    const api = await howdah();
+    const echo = await registerAgent('echo', 'test:echo', {}, 'Fake Echo');
+    const source = await api.newSession(echo);
+    api.setActive(source);
+    await api.prompt(source, 'one');
+    await api.prompt(source, 'two');
+    const entries = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string }[] }).entries;
+    const firstAnswer = entries.find((e) => e.kind === 'message' && e.role === 'agent')!;
+    await api.panelIntent({ type: 'fork', entryId: firstAnswer.id });
+    const fork = api.sessionKeys().find((k) => k !== source && snap(api, k).agentName === 'Fake Echo' && snap(api, k).entries.some((e) => e.kind === 'notice'));
+    assert.ok(fork, 'a new conversation');
+    const copied = snap(api, fork).entries;
+    assert.deepEqual(copied.filter((e) => e.kind === 'message').map((e) => e.role), ['user', 'agent'], 'up to and including the message forked from');
+    assert.equal(copied.at(-1)?.title, 'Continued from a copy of the conversation up to here');
+    assert.equal(await api.prompt(fork, 'three'), 'end_turn');
+    const heard = snap(api, fork).entries.filter((e) => e.kind === 'message' && e.role === 'agent').at(-1)?.text ?? '';
+    assert.match(heard, /^- (resource: howdah:\/\/conversation\/\S+ \(\d+ chars\)|text: "This conversation started with Fake Echo)/);
+    assert.match(heard, /- text: "three"\s*$/);
+    assert.equal(userTexts(snap(api, source)).length, 2, 'the source conversation is untouched');
+    await api.close(fork);
+    await api.close(source);
   });
 });

@@ -38,13 +38,15 @@ class AgentMessage implements EntryRenderer {
   private readonly body = new StreamingMarkdown();
   private readonly blocks = h('div', { class: 'blocks' });
   private blocksKey = '';
+  private entryId = -1;
 
   constructor(private readonly post: Post) {
-    this.element.append(this.body.element, this.blocks);
+    this.element.append(this.body.element, this.blocks, forkButton(post, () => this.entryId));
   }
 
   update(entry: EntryView, appended: boolean): void {
     if (entry.kind !== 'agent') return;
+    this.entryId = entry.id;
     this.body.setText(entry.text, appended);
     const key = JSON.stringify(entry.blocks);
     if (key !== this.blocksKey) {
@@ -160,11 +162,21 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
-    restore,
+    h('div', { class: 'entry-actions' }, forkButton(post, () => entry.id), restore),
   );
 }
 
 const RESTORE_LABEL = 'Restore files to before this message';
+const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
+
+/** "Fork from here": the host starts a new conversation with the same agent, carrying the conversation up to here. */
+function forkButton(post: Post, entryId: () => number): HTMLElement {
+  const button = h('button', { type: 'button', class: 'icon-button fork-here', 'aria-label': 'Fork from here', title: FORK_LABEL }, icon('repo-forked'));
+  button.addEventListener('click', () => {
+    if (entryId() >= 0) post({ type: 'fork', entryId: entryId() });
+  });
+  return button;
+}
 
 const STOP_REASONS: Record<string, string> = {
   cancelled: 'Stopped: the turn was cancelled.',

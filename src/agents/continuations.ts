@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { conversationContext } from '../session/conversationContext';
+import { pickAgent } from './agentPicker';
+import type { ManagedSession } from './managedSession';
+import type { SessionManager } from './sessionManager';
+
+/**
+ * A conversation continued in a new session, carrying it as context with the new session's first prompt
+ * (src/session/conversationContext.ts): handed over to another agent ("Continue with Another Agent…"), or forked
+ * from one of its messages ("Fork from here"). The conversation it came from stays open in its own tab, and pending
+ * changes stay pending: they belong to the workspace, not to a session.
+ */
+export class Continuations {
+  constructor(private readonly manager: SessionManager) {}
+
+  /** From session `fromKey` (default: the active one) to `agentId` (default: asked). Undefined when nothing happened. */
+  async handOff(fromKey?: string, agentId?: string): Promise<ManagedSession | undefined> {
+    const from = fromKey ? this.manager.get(fromKey) : this.manager.active;
+    if (!from) {
+      void vscode.window.showInformationMessage('Howdah: open a conversation first; it is what the other agent continues.');
+      return undefined;
+    }
+    const target =
+      agentId ?? (await pickAgent(this.manager.registry, { title: `Howdah: Continue "${from.session.state.info.title ?? 'this conversation'}" with…`, makeDefault: false }));
+    if (!target) return undefined;
+    return this.continueIn(from, target, { end: from.session.state.entries.length, title: `Continued from a copy of the conversation with ${from.agentName}` });
+  }
+
+  /**
+   * A new conversation with the same agent (and its mode and options) that continues from entry `entryId` of
+   * `fromKey`: the transcript up to and including it is copied into the new tab, the agent gets it as context. Files
+   * are not touched.
+   */
+  async fork(fromKey: string, entryId: number): Promise<ManagedSession | undefined> {
+    const from = this.manager.get(fromKey);
+    const index = from?.session.state.entries.findIndex((e) => e.id === entryId) ?? -1;
+    if (!from || index < 0) {
+      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      return undefined;
+    }
+    const next = await this.continueIn(from, from.agentId, { end: index + 1, title: 'Continued from a copy of the conversation up to here', copy: true });
+    if (next) await sameChoices(from, next);
+    return next;
+  }
+
+  private async continueIn(from: ManagedSession, agentId: string, options: { end: number; title: string; copy?: boolean }): Promise<ManagedSession | undefined> {
+    const source = from.session.state;
+    const context = conversationContext(source, { fromAgent: from.agentName, end: options.end });
+    // The manager says why when it cannot start the agent.
+    const next = await this.manager.newSession(agentId).catch(() => undefined);
+    if (!next) return undefined;
+    const state = next.session.state;
+    if (options.copy) {
+      const entries = source.entries.slice(0, options.end).map((e) => ({ ...e }));
+      const toolCalls = entries.flatMap((e) => (e.kind === 'tool' && source.toolCalls.get(e.toolCallId) ? [source.toolCalls.get(e.toolCallId)!] : []));
+      state.restore({ entries, toolCalls, plan: [], title: source.info.title });
+    }
+    state.carryOver = context.text;
+    const left = context.omitted ? ` (the ${context.omitted} oldest left out, to stay within what an agent can take in)` : '';
+    state.addNote(
+      options.title,
+      `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message. The conversation this came from stays open in its own tab; pending changes stay pending.`,
+    );
+    return next;
+  }
+}
+
+/** The fork starts with the mode and options its source had (the user chose them for this work). */
+async function sameChoices(from: ManagedSession, next: ManagedSession): Promise<void> {
+  const source = from.session.state;
+  const target = next.session.state;
+  try {
+    for (const option of source.configOptions) {
+      const mine = target.configOptions.find((o) => o.id === option.id);
+      if (mine && mine.currentValue !== option.currentValue) await next.session.setConfigOption(option.id, option.currentValue as string | boolean);
+    }
+    if (source.modes && target.modes && source.modes.currentModeId !== target.modes.currentModeId) await next.session.setMode(source.modes.currentModeId);
+  } catch {
+    // The agent refused one of them: the fork goes on with its defaults, which the pickers show.
+  }
+}
