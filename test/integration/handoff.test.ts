@@ -13,6 +13,10 @@ const userTexts = (s: Snapshot) => s.entries.filter((e) => e.kind === 'message' 
 
 describe('hand over a conversation to another agent', function () {
   this.timeout(60000);
+  afterEach(async () => {
+    const api = await howdah();
+    for (const key of api.sessionKeys()) await api.close(key);
+  });
 
   it('Continue with Another Agent starts the other agent, which gets the conversation with the next prompt; the first stays open', async () => {
     const api = await howdah();
@@ -29,13 +33,12 @@ describe('hand over a conversation to another agent', function () {
     assert.equal(await api.prompt(second, 'Carry on'), 'end_turn');
     const heard = agentText(snap(api, second));
     // The echo agent lists each block it got: the conversation first (embedded, or as text), then the new message.
-    assert.match(heard, /^- (resource: howdah:\/\/conversation\/\S+ \(\d+ chars\)|text: "This conversation started with Fake)/);
+    assert.match(heard, /^Received 2 prompt block\(s\):\n- (resource: howdah:\/\/conversation\/\S+ \(\d+ chars\)|text: "This conversation started with Fake and continues here)/);
+    assert.match(heard, /## User\\nShow me an example|\(\d+ chars\)/, 'the first message is in it');
     assert.match(heard, /- text: "Carry on"\s*$/);
     assert.equal(await api.prompt(second, 'Again'), 'end_turn');
-    assert.match(agentText(snap(api, second)), /- text: "Again"\s*$/, 'only the first prompt carries the conversation');
+    assert.match(agentText(snap(api, second)), /Received 1 prompt block\(s\):\n- text: "Again"\s*$/, 'only the first prompt carries the conversation');
     assert.ok(api.sessionKeys().includes(first), 'the first conversation stays open');
-    await api.close(second);
-    await api.close(first);
   });
 
   it('Fork from here: a new conversation with the same agent, the transcript up to that message copied, the rest left out', async () => {
@@ -48,17 +51,17 @@ describe('hand over a conversation to another agent', function () {
     const entries = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string }[] }).entries;
     const firstAnswer = entries.find((e) => e.kind === 'message' && e.role === 'agent')!;
     await api.panelIntent({ type: 'fork', entryId: firstAnswer.id });
-    const fork = api.sessionKeys().find((k) => k !== source && snap(api, k).agentName === 'Fake Echo' && snap(api, k).entries.some((e) => e.kind === 'notice'));
-    assert.ok(fork, 'a new conversation');
+    const fork = api.sessionKeys().at(-1)!;
+    assert.notEqual(fork, source, 'a new conversation');
+    assert.equal(snap(api, fork).agentName, 'Fake Echo', 'with the same agent');
     const copied = snap(api, fork).entries;
     assert.deepEqual(copied.filter((e) => e.kind === 'message').map((e) => e.role), ['user', 'agent'], 'up to and including the message forked from');
     assert.equal(copied.at(-1)?.title, 'Continued from a copy of the conversation up to here');
     assert.equal(await api.prompt(fork, 'three'), 'end_turn');
     const heard = snap(api, fork).entries.filter((e) => e.kind === 'message' && e.role === 'agent').at(-1)?.text ?? '';
-    assert.match(heard, /^- (resource: howdah:\/\/conversation\/\S+ \(\d+ chars\)|text: "This conversation started with Fake Echo)/);
+    assert.match(heard, /^Received 2 prompt block\(s\):\n- (resource: howdah:\/\/conversation\/\S+ \(\d+ chars\)|text: "This conversation started with Fake Echo)/);
+    assert.doesNotMatch(heard, /User\\ntwo/, 'what came after the fork point is not in it');
     assert.match(heard, /- text: "three"\s*$/);
     assert.equal(userTexts(snap(api, source)).length, 2, 'the source conversation is untouched');
-    await api.close(fork);
-    await api.close(source);
   });
 });
