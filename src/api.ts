@@ -48,6 +48,8 @@ export interface HowdahApi {
   panelGate(): unknown;
   /** Handles `message` as if the chat page had posted it (a button's intent), parsed and routed the same way. */
   panelIntent(message: unknown): Promise<void>;
+  /** What the Add … to Chat commands (selection, file, problems, terminal selection) last attached to the prompt. */
+  panelAttachments(): unknown[];
   /** Closes the session as the Close Session command does: its agent stops, everything created for it goes. */
   close(sessionKey: string): Promise<void>;
   /** Closes the session and deletes its saved transcript, as Delete Conversation does. */

@@ -60,6 +60,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     simulateUntrustedWorkspace: (untrusted) => manager.trust.simulateUntrusted(untrusted),
     panelGate: () => (panel.gate ? JSON.parse(JSON.stringify(panel.gate)) : undefined),
     panelIntent: (message) => panel.intent(message),
+    panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),

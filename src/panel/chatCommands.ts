@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../shared/protocol';
+import { problemsAttachment, terminalSelectionAttachment } from './editorContext';
 
 /**
- * "Howdah: Add Selection to Chat" and "Howdah: Add File to Chat": attach what the user points at to the prompt and
- * bring the chat forward.
+ * "Howdah: Add Selection to Chat", "Add File to Chat", "Add Problems to Chat" and "Send Terminal Selection to Chat":
+ * attach what the user points at to the prompt and bring the chat forward.
  */
 export function registerChatCommands(attach: (attachments: Attachment[]) => void): vscode.Disposable {
   const show = async (attachments: Attachment[]) => {
@@ -13,6 +14,20 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
   };
   return vscode.Disposable.from(
     vscode.commands.registerCommand('howdah.addSelection', () => show(selectionAttachments(vscode.window.activeTextEditor))),
+    // The active file's problems, or the selection's when there is one.
+    vscode.commands.registerCommand('howdah.addProblems', () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return void vscode.window.showInformationMessage('Howdah: open a file to add its problems to the chat.');
+      const range = editor.selection.isEmpty ? undefined : editor.selection;
+      const problems = problemsAttachment(editor.document.uri, range);
+      if (!problems) return void vscode.window.showInformationMessage(`Howdah: no problems in ${range ? 'the selection' : vscode.workspace.asRelativePath(editor.document.uri)}.`);
+      return show([problems]);
+    }),
+    vscode.commands.registerCommand('howdah.addTerminalSelection', async () => {
+      const selection = await terminalSelectionAttachment();
+      if (!selection) return void vscode.window.showInformationMessage('Howdah: select some text in a terminal first.');
+      return show([selection]);
+    }),
     // From the explorer: (clicked, all selected); from the editor title or palette: nothing, meaning the active file.
     vscode.commands.registerCommand('howdah.addFile', async (clicked?: unknown, selected?: unknown) => {
       const uris = Array.isArray(selected) && selected.every((u) => u instanceof vscode.Uri) ? (selected as vscode.Uri[]) : clicked instanceof vscode.Uri ? [clicked] : await pickFiles();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { WorkspaceFileIndex } from './fileIndex';
 import { openLink, openLocation } from './linkOpener';
 import type { PanelSession, PanelSessions } from './panelSessions';
+import { problemsAttachment, terminalSelectionAttachment } from './editorContext';
 import { buildPromptBlocks } from './promptBlocks';
 import { PromptQueueControl } from './promptQueueControl';
 import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from '../shared/protocol';
@@ -153,6 +154,8 @@ export class ChatIntents implements vscode.Disposable {
       embeddedContext: caps.embeddedContext,
       image: caps.image,
       readText: readWorkspaceText,
+      // `@problems`: the workspace's errors and warnings; `@terminal`: the active terminal's selection.
+      readContext: async (source) => (source === 'problems' ? problemsAttachment() : await terminalSelectionAttachment()),
     });
     if (blocks.length === 0) return;
     this.lastPrompt.set(target.key, { text, attachments });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { candidate, search, type Candidate } from './fuzzyMatch';
 import type { FileMatchView } from '../shared/protocol';
+import { SPECIAL_MENTIONS } from './promptBlocks';
 
 const MAX_FILES = 200_000;
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/.git/**'];
@@ -32,7 +33,10 @@ export class WorkspaceFileIndex implements vscode.Disposable {
   async search(query: string, limit = 50): Promise<FileMatchView[]> {
     await this.load();
     this.list ??= [...this.files.values()];
-    return (search(query, this.list, limit) as IndexedFile[]).map((f) => ({ uri: f.uri, label: f.label }));
+    const files = (search(query, this.list, limit) as IndexedFile[]).map((f) => ({ uri: f.uri, label: f.label }));
+    // `@problems` and `@terminal` first, once what is typed starts them: read when the prompt is sent.
+    const special = query === '' ? [] : SPECIAL_MENTIONS.filter((m) => m.label.startsWith(query.toLowerCase())).map((m) => ({ uri: m.uri, label: m.label }));
+    return [...special, ...files].slice(0, limit);
   }
 
   dispose(): void {

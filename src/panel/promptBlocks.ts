@@ -12,7 +12,15 @@ export interface PromptContext {
   readonly image: boolean;
   /** The text of a workspace file, or undefined when it cannot or may not be read. */
   readText(uri: string): Promise<string | undefined>;
+  /** What an `@problems` / `@terminal` mention stands for when the prompt is sent (see `SPECIAL_MENTIONS`). */
+  readContext?(source: 'problems' | 'terminal'): Promise<{ label: string; text: string } | undefined>;
 }
+
+/** Mentions that are not files: offered by the `@` completion, read when the prompt is sent. */
+export const SPECIAL_MENTIONS = [
+  { uri: 'howdah:problems', label: 'problems', source: 'problems' },
+  { uri: 'howdah:terminal', label: 'terminal', source: 'terminal' },
+] as const;
 
 /** Above this a file is linked, not embedded: the agent can read it itself. */
 export const EMBED_LIMIT = 256 * 1024;
@@ -30,6 +38,11 @@ export async function buildPromptBlocks(text: string, attachments: readonly Atta
 async function attachmentBlock(attachment: Attachment, context: PromptContext): Promise<PromptBlock | undefined> {
   switch (attachment.kind) {
     case 'file': {
+      const special = SPECIAL_MENTIONS.find((m) => m.uri === attachment.uri);
+      if (special) {
+        const read = await context.readContext?.(special.source);
+        return read && contextBlock({ kind: 'context', source: special.source, ...read }, context);
+      }
       if (context.embeddedContext) {
         const text = await context.readText(attachment.uri);
         if (text !== undefined && text.length <= EMBED_LIMIT) return { type: 'resource', resource: { uri: attachment.uri, text } };
@@ -47,7 +60,18 @@ async function attachmentBlock(attachment: Attachment, context: PromptContext): 
     }
     case 'image':
       return context.image ? { type: 'image', mimeType: attachment.mimeType, data: attachment.data } : undefined;
+    case 'context':
+      return contextBlock(attachment, context);
   }
+}
+
+/** Problems or a terminal's text: embedded where the agent takes it (under a howdah: URI naming it), else fenced text. */
+function contextBlock(attachment: Extract<Attachment, { kind: 'context' }>, context: PromptContext): PromptBlock {
+  if (context.embeddedContext) {
+    return { type: 'resource', resource: { uri: `howdah://${attachment.source}/${encodeURIComponent(attachment.label)}`, mimeType: 'text/plain', text: attachment.text } };
+  }
+  const fence = fenceFor(attachment.text);
+  return { type: 'text', text: `${attachment.label}:\n${fence}\n${attachment.text}\n${fence}` };
 }
 
 /** A fence longer than any backtick run inside the text, so the selection cannot close it. */

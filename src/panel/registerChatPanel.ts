@@ -7,7 +7,7 @@ import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProt
 import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
-import { parseWebviewMessage, type WebviewMessage } from '../shared/protocol';
+import { parseWebviewMessage, type Attachment, type WebviewMessage } from '../shared/protocol';
 import { ToolDiffViewer, type ReviewOpener } from './toolDiff';
 
 /** What tests can observe of the panel without scraping the webview. */
@@ -17,6 +17,8 @@ export interface ChatPanelProbe {
   readonly permissionNotifications: number;
   /** What the gate above the conversation shows now (as sent to the page). */
   readonly gate: GateView | undefined;
+  /** What the Add … to Chat commands last attached to the prompt. */
+  readonly attached: readonly Attachment[];
   /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
   intent(raw: unknown): Promise<void>;
 }
@@ -74,6 +76,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
   });
 
+  let lastAttached: readonly Attachment[] = [];
   const gate = options.gate && new PanelGate(options.gate);
   const postGate = () => provider.post({ type: 'gate', gate: gate?.view ?? null });
   gate?.onDidChange(postGate);
@@ -100,6 +103,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     ...(gate ? [gate] : []),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     registerChatCommands((attachments) => {
+      lastAttached = attachments;
       provider.attach(attachments);
       provider.focusPrompt();
     }),
@@ -116,6 +120,9 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     },
     get gate() {
       return gate?.view;
+    },
+    get attached() {
+      return lastAttached;
     },
     async intent(raw) {
       const message = parseWebviewMessage(raw, (reason) => output.warn(reason));

@@ -170,7 +170,9 @@ export type Attachment =
       readonly text: string;
       readonly languageId?: string;
     }
-  | { readonly kind: 'image'; readonly mimeType: string; readonly data: string; readonly label: string };
+  | { readonly kind: 'image'; readonly mimeType: string; readonly data: string; readonly label: string }
+  /** Text VS Code knows that is not a file's: the Problems of a file, a terminal's selection. */
+  | { readonly kind: 'context'; readonly source: 'problems' | 'terminal'; readonly label: string; readonly text: string };
 
 export interface FileMatchView {
   readonly uri: string;
@@ -249,6 +251,7 @@ export const AttachmentSchema = z.discriminatedUnion('kind', [
     text: z.string().max(MAX_TEXT),
     languageId: z.string().max(100).optional(),
   }),
+  z.object({ kind: z.literal('context'), source: z.enum(['problems', 'terminal']), label: z.string().max(1_000), text: z.string().max(MAX_TEXT) }),
   z.object({
     kind: z.literal('image'),
     mimeType: z.string().regex(/^image\/[a-z0-9.+-]+$/i),

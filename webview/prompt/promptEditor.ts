@@ -267,7 +267,9 @@ export class PromptEditor {
           this.renderChips();
           this.textarea.focus();
         });
-        let preview: HTMLElement = icon(a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : 'file');
+        let preview: HTMLElement = icon(
+          a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : a.kind === 'context' ? (a.source === 'terminal' ? 'terminal' : 'warning') : 'file',
+        );
         if (a.kind === 'image') {
           const src = imageDataUri(a.mimeType, a.data);
           if (src) {

@@ -36,4 +36,24 @@ describe('panel prompt blocks', () => {
   it('sends no text block for blank text', async () => {
     assert.deepEqual(await buildPromptBlocks('  \n', [], { embeddedContext: false, image: false, readText }), []);
   });
+
+  it('sends Problems and terminal text as fenced text, or embedded under a howdah: URI', async () => {
+    const problems: Attachment = { kind: 'context', source: 'problems', label: 'Problems in a.ts (1)', text: 'a.ts:1:1 error: bad' };
+    const [, asText] = await buildPromptBlocks('fix', [problems], { embeddedContext: false, image: false, readText });
+    assert.deepEqual(asText, { type: 'text', text: 'Problems in a.ts (1):\n```\na.ts:1:1 error: bad\n```' });
+    const [, embedded] = await buildPromptBlocks('fix', [problems], { embeddedContext: true, image: false, readText });
+    assert.deepEqual(embedded, { type: 'resource', resource: { uri: 'howdah://problems/Problems%20in%20a.ts%20(1)', mimeType: 'text/plain', text: 'a.ts:1:1 error: bad' } });
+  });
+
+  it('reads @problems and @terminal when the prompt is sent; one with nothing to read is left out', async () => {
+    const mention = (uri: string, label: string): Attachment => ({ kind: 'file', uri, label });
+    const asked: string[] = [];
+    const readContext = async (source: 'problems' | 'terminal') => {
+      asked.push(source);
+      return source === 'terminal' ? { label: 'Terminal bash', text: '$ npm test\n1 failing' } : undefined;
+    };
+    const blocks = await buildPromptBlocks('why', [mention('howdah:problems', 'problems'), mention('howdah:terminal', 'terminal')], { embeddedContext: false, image: false, readText, readContext });
+    assert.deepEqual(asked, ['problems', 'terminal']);
+    assert.deepEqual(blocks, [{ type: 'text', text: 'why' }, { type: 'text', text: 'Terminal bash:\n```\n$ npm test\n1 failing\n```' }]);
+  });
 });
