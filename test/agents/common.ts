@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { howdah, waitFor, workspaceFolder } from '../integration/helpers';
+import { agentText, howdah, waitFor, workspaceFolder } from '../integration/helpers';
 import type { ModelServer, Step } from './modelServer.mjs';
 
 export interface ToolCallLike {
@@ -165,3 +165,34 @@ export async function shellEditIsReviewed(agentId: string, model: ModelServer, n
   }
 }
 
+/**
+ * The prompt queue with a real agent: a message sent in the panel while a turn runs (the model's first step is a
+ * slow shell command) is queued, not sent; when the turn ends it goes as the next turn, and the model is asked with
+ * it as the user's prompt. `shellStep` is the agent's own shell tool call for `command`.
+ */
+export async function queuedMessageReachesModel(agentId: string, model: ModelServer, shellStep: (command: string) => Step): Promise<void> {
+  // Steps count from each user prompt: the queued one is answered at once, the first runs the slow command.
+  const queuedAnswer = (request: { prompt: string }) => ({ text: `Queued prompt seen: ${request.prompt.trim()}` });
+  model.script([
+    (request) => (request.prompt.includes('howdah-queued') ? queuedAnswer(request) : shellStep('sleep 2 && echo howdah-queue-first')),
+    { text: 'First turn done.' },
+  ]);
+  const api = await howdah();
+  const key = await api.newSession(agentId);
+  api.setActive(key);
+  const users = () => ((api.snapshot(key) as { entries: { kind: string; role?: string; text?: string }[] }).entries).filter((e) => e.kind === 'message' && e.role === 'user').map((e) => e.text);
+  const first = api.panelIntent({ type: 'send', text: 'Run the slow check', attachments: [] });
+  const answered = answerAll(key, first);
+  await waitFor('the first turn to run', () => (api.snapshot(key) as { turn: string }).turn === 'running' || undefined);
+  await api.panelIntent({ type: 'send', text: 'and then say howdah-queued', attachments: [] });
+  const queued = (api.snapshot(key) as { queue?: { text: string }[] }).queue;
+  assert.deepEqual(queued?.map((q) => q.text), ['and then say howdah-queued'], 'queued while the turn runs');
+  assert.deepEqual(users(), ['Run the slow check'], 'not sent yet');
+  await first;
+  const second = waitFor('the queued message to be answered', () => (agentText(api.snapshot(key)).includes('Queued prompt seen:') ? true : undefined), 60000);
+  answerAll(key, second);
+  await second;
+  assert.deepEqual(users(), ['Run the slow check', 'and then say howdah-queued']);
+  assert.match(agentText(api.snapshot(key)), /Queued prompt seen: [^\n]*and then say howdah-queued/, `the model got the queued message (permissions: ${answered.join('; ') || 'none'})`);
+  assert.deepEqual((api.snapshot(key) as { queue?: unknown[] }).queue, []);
+}
