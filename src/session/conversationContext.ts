@@ -7,8 +7,9 @@ import type { Entry, ToolCallState } from './state';
  */
 
 /**
- * About 50,000 tokens: a quarter of the 200,000-token window Claude Code and Codex run with, leaving the agent room
- * for its own system prompt and tools (tens of thousands of tokens) and for the work that follows.
+ * About 50,000 tokens: a quarter of the 200,000-token window Claude Code and Codex run with. Their own context for a
+ * one-line prompt (system prompt, tools, reminders) measured in the agents tier: Claude Code 0.23.1 about 96,000
+ * characters (~24k tokens), Codex 0.16.0 about 31,000 (~8k). Together at most 37% of the window: room for the work.
  */
 export const MAX_CONTEXT_CHARS = 200_000;
 

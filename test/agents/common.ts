@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentText, howdah, waitFor, workspaceFolder } from '../integration/helpers';
 import type { ModelServer, Step } from './modelServer.mjs';
+import { MAX_CONTEXT_CHARS } from '../../src/session/conversationContext';
 
 export interface ToolCallLike {
   toolCallId: string; title?: string; kind?: string; status?: string;
@@ -195,4 +196,23 @@ export async function queuedMessageReachesModel(agentId: string, model: ModelSer
   assert.deepEqual(users(), ['Run the slow check', 'and then say howdah-queued']);
   assert.match(agentText(api.snapshot(key)), /Queued prompt seen: [^\n]*and then say howdah-queued/, `the model got the queued message (permissions: ${answered.join('; ') || 'none'})`);
   assert.deepEqual((api.snapshot(key) as { queue?: unknown[] }).queue, []);
+}
+
+/**
+ * How much of the model's context the agent itself takes for a one-line prompt (its system prompt, tool definitions,
+ * reminders): the size of its first model request, in characters (about four to a token). The conversation a
+ * hand-over or fork carries (MAX_CONTEXT_CHARS) must fit beside it in a 200k-token window with room to work.
+ */
+export async function ownContextFitsBesideTheCarriedConversation(agentId: string, model: ModelServer, name: string): Promise<void> {
+  model.script([{ text: 'Hello.' }]);
+  const api = await howdah();
+  const key = await api.newSession(agentId);
+  const seen = model.mainRequests().length;
+  assert.equal(await api.prompt(key, 'Say hello'), 'end_turn');
+  const first = model.mainRequests()[seen];
+  assert.ok(first, 'the agent asked the model');
+  const own = JSON.stringify(first.body).length;
+  const window = 200_000 * 4;
+  console.log(`      ${name}: its own context for a one-line prompt ${own.toLocaleString('en-US')} characters (~${Math.round(own / 4).toLocaleString('en-US')} tokens); carried conversation at most ${MAX_CONTEXT_CHARS.toLocaleString('en-US')}; together ${Math.round(((own + MAX_CONTEXT_CHARS) / window) * 100)}% of a 200k-token window`);
+  assert.ok(own + MAX_CONTEXT_CHARS < window / 2, `the agent's own context (${own}) and the carried conversation leave half the window free`);
 }
