@@ -24,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const edits = registerEdits(context);
   const { manager, store } = registerSessions(context, version, terminals, edits);
   const newSession = new NewSessionFlow(manager);
-  const continuations = new Continuations(manager);
+  const continuations = new Continuations(manager, edits);
   registerCommands(context, { manager, store, newSession, continuations, edits, version });
   registerStatusBar(context, manager);
   const gate = agentGate(manager, newSession);

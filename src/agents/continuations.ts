@@ -10,8 +10,17 @@ import type { SessionManager } from './sessionManager';
  * from one of its messages ("Fork from here"). The conversation it came from stays open in its own tab, and pending
  * changes stay pending: they belong to the workspace, not to a session.
  */
+/** "Restore files to before this message", from the edits layer: the files it would touch, and the restore (asks first). */
+export interface CheckpointAccess {
+  checkpointFiles(key: string, turnIndex: number): string[];
+  restoreCheckpoint(key: string, turnIndex: number): Promise<boolean>;
+}
+
 export class Continuations {
-  constructor(private readonly manager: SessionManager) {}
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly checkpoints?: CheckpointAccess,
+  ) {}
 
   /** From session `fromKey` (default: the active one) to `agentId` (default: asked). Undefined when nothing happened. */
   async handOff(fromKey?: string, agentId?: string): Promise<ManagedSession | undefined> {
@@ -40,6 +49,35 @@ export class Continuations {
     }
     const next = await this.continueIn(from, from.agentId, { end: index + 1, title: 'Continued from a copy of the conversation up to here', copy: true });
     if (next) await sameChoices(from, next);
+    return next;
+  }
+
+  /**
+   * "Edit message": the files go back to before that message (the checkpoint, after the user confirms the list), then
+   * the conversation continues from there in a new session with the same agent, mode and options: the transcript
+   * before that message copied, carried to the agent as context, then `text` sent. The agent never sees the turns
+   * after it; the conversation they are in stays open in its own tab. Undefined when the user declined or nothing
+   * could start.
+   */
+  async editAndResend(fromKey: string, entryId: number, text: string): Promise<ManagedSession | undefined> {
+    const from = this.manager.get(fromKey);
+    const entries = from?.session.state.entries ?? [];
+    const index = entries.findIndex((e) => e.id === entryId && e.kind === 'message' && e.role === 'user');
+    if (!from || index < 0 || text.trim() === '') {
+      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      return undefined;
+    }
+    if (from.session.state.turn !== 'idle') {
+      void vscode.window.showInformationMessage('Howdah: stop the running turn before editing an earlier message.');
+      return undefined;
+    }
+    const turnIndex = entries.slice(0, index).filter((e) => e.kind === 'message' && e.role === 'user').length;
+    if (this.checkpoints && this.checkpoints.checkpointFiles(fromKey, turnIndex).length > 0 && !(await this.checkpoints.restoreCheckpoint(fromKey, turnIndex))) return undefined;
+    const next = await this.continueIn(from, from.agentId, { end: index, title: 'Continued from a copy of the conversation up to here', copy: true });
+    if (!next) return undefined;
+    await sameChoices(from, next);
+    // Errors are said in the new conversation's transcript, with Retry.
+    await this.manager.prompt(next.key, [{ type: 'text', text }]).catch(() => undefined);
     return next;
   }
 

@@ -19,9 +19,10 @@ export interface CheckpointRestorer {
   restoreCheckpoint(key: string, turnIndex: number): Promise<boolean>;
 }
 
-/** "Fork from here": a new conversation that continues from a message (src/agents/continuations.ts). */
+/** "Fork from here" and "Edit message": a new conversation that continues from a message (src/agents/continuations.ts). */
 export interface ConversationForker {
   fork(key: string, entryId: number): Promise<unknown>;
+  editAndResend(key: string, entryId: number, text: string): Promise<unknown>;
 }
 
 interface Dependencies {
@@ -104,6 +105,9 @@ export class ChatIntents implements vscode.Disposable {
         return this.restoreCheckpoint(active, message.entryId);
       case 'fork':
         if (active) await this.deps.forks?.fork(active.key, message.entryId);
+        return;
+      case 'editMessage':
+        if (active) await this.deps.forks?.editAndResend(active.key, message.entryId, message.text);
         return;
       case 'queueEdit':
         if (active) this.queue.edit(active, message.id, message.text);

@@ -106,3 +106,29 @@ describe('chat webview: fork from a message', function () {
     assert.deepEqual(await posted(chat.page, 'fork'), [{ type: 'fork', entryId: 3 }]);
   });
 });
+
+describe('chat webview: edit an earlier message', function () {
+  const chat = chatPagePerTest();
+
+  it('Edit message opens the message as a text box; Send posts the new text, Escape cancels without posting', async function () {
+    await send(chat.page, snapshot({ entries: [user(1, 'first'), agent(2, 'ok'), user(7, 'second try')] }));
+    const edit = chat.page.getByRole('button', { name: 'Edit message', exact: true });
+    assert.equal(await edit.count(), 2, 'one per user message');
+    await chat.page.locator('.entry.user').nth(1).hover();
+    await edit.nth(1).click();
+    const box = chat.page.getByRole('textbox', { name: 'Edited message' });
+    assert.equal(await box.inputValue(), 'second try');
+    await chat.page.keyboard.press('Escape');
+    assert.equal(await box.count(), 0);
+    assert.deepEqual(await posted(chat.page, 'editMessage'), []);
+    await chat.page.locator('.entry.user').nth(1).hover();
+    await edit.nth(1).click();
+    await box.fill('   ');
+    assert.equal(await chat.page.getByRole('group', { name: 'Edit message' }).getByRole('button', { name: 'Send', exact: true }).isDisabled(), true, 'nothing to send');
+    await box.fill('second, better');
+    await chat.page.keyboard.press('Enter');
+    assert.deepEqual(await posted(chat.page, 'editMessage'), [{ type: 'editMessage', entryId: 7, text: 'second, better' }]);
+    assert.equal(await box.count(), 0, 'the editor closes');
+    assert.equal(await chat.page.locator('.entry.user').nth(1).locator('.user-text').isVisible(), true);
+  });
+});

@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HowdahApi } from '../../src/api';
 import { registerAgent } from './agentSetup';
-import { agentText, howdah } from './helpers';
+import { agentText, howdah, workspaceFolder } from './helpers';
 
 interface Snapshot {
   agentName: string;
@@ -63,5 +65,32 @@ describe('hand over a conversation to another agent', function () {
     assert.doesNotMatch(heard, /User\\ntwo/, 'what came after the fork point is not in it');
     assert.match(heard, /- text: "three"\s*$/);
     assert.equal(userTexts(snap(api, source)).length, 2, 'the source conversation is untouched');
+  });
+
+  it('Edit message: the files go back to before it (asked first), and the conversation continues from there in a new tab with the edited text', async () => {
+    const api = await howdah();
+    const file = path.join(workspaceFolder().fsPath, 'edit-resend.txt');
+    fs.writeFileSync(file, 'original\n');
+    const writer = await registerAgent('edit-resend', 'test:edits-write', { EDITS_TARGET: 'edit-resend.txt' }, 'Fake Writer');
+    const source = await api.newSession(writer);
+    api.setActive(source);
+    await api.prompt(source, 'first turn\n');
+    await api.prompt(source, 'second turn\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'second turn\n');
+    const second = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string; text?: string }[] }).entries.find((e) => e.role === 'user' && e.text === 'second turn\n')!;
+    await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
+    await api.panelIntent({ type: 'editMessage', entryId: second.id, text: 'edited second\n' });
+    const asked = ((await vscode.commands.executeCommand('howdah.edits.test.state')) as { asked: { message: string }[] }).asked.at(-1);
+    assert.match(asked?.message ?? '', /Restore 1 file/, 'the files to restore were listed first');
+    const branch = api.sessionKeys().at(-1)!;
+    assert.notEqual(branch, source);
+    const s = snap(api, branch);
+    assert.deepEqual(userTexts(s), ['first turn\n', 'edited second\n'], 'the message before it, then the edited one');
+    assert.ok(s.entries.some((e) => e.title === 'Continued from a copy of the conversation up to here'));
+    assert.ok(fs.readFileSync(file, 'utf8').endsWith('edited second\n'), 'the new branch wrote from the restored state');
+    assert.deepEqual(userTexts(snap(api, source)), ['first turn\n', 'second turn\n'], 'the old branch is kept, unchanged');
+    // Later suites count what is under review: leave nothing behind.
+    await vscode.commands.executeCommand('howdah.acceptAllChanges');
+    fs.rmSync(file, { force: true });
   });
 });

@@ -3,6 +3,7 @@ import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
+import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
 
 /** One transcript entry on screen; updated in place as the host patches it. */
@@ -162,7 +163,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
-    h('div', { class: 'entry-actions' }, forkButton(post, () => entry.id), restore),
+    h('div', { class: 'entry-actions' }, editMessageButton(post, entry.id, entry.text), forkButton(post, () => entry.id), restore),
   );
 }
 
