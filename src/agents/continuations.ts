@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { PromptBlock } from '../acp/schema/agentMethods';
 import { conversationContext } from '../session/conversationContext';
 import { pickAgent } from './agentPicker';
 import type { ManagedSession } from './managedSession';
@@ -60,10 +61,31 @@ export class Continuations {
    * could start.
    */
   async editAndResend(fromKey: string, entryId: number, text: string): Promise<ManagedSession | undefined> {
+    return this.resend(fromKey, entryId, (blocks) => [{ type: 'text', text }, ...blocks.filter((b) => b.type !== 'text')], text);
+  }
+
+  /**
+   * "Regenerate" on an agent answer: the user message it answers, sent again unchanged (its attachments too), the same
+   * way as an edit: files back to before it, a new tab from there.
+   */
+  async regenerate(fromKey: string, answerEntryId: number): Promise<ManagedSession | undefined> {
+    const entries = this.manager.get(fromKey)?.session.state.entries ?? [];
+    const answer = entries.findIndex((e) => e.id === answerEntryId);
+    const asked = answer < 0 ? undefined : entries.slice(0, answer).reverse().find((e) => e.kind === 'message' && e.role === 'user');
+    if (!asked || asked.kind !== 'message') {
+      void vscode.window.showWarningMessage('Howdah: there is no message of yours before that answer to send again.');
+      return undefined;
+    }
+    return this.resend(fromKey, asked.id, (blocks) => blocks, asked.text);
+  }
+
+  /** Continues from before user message `entryId`, sending `blocksOf(its blocks)` (`text` is the new text shown). */
+  private async resend(fromKey: string, entryId: number, blocksOf: (original: PromptBlock[]) => PromptBlock[], text: string): Promise<ManagedSession | undefined> {
     const from = this.manager.get(fromKey);
     const entries = from?.session.state.entries ?? [];
     const index = entries.findIndex((e) => e.id === entryId && e.kind === 'message' && e.role === 'user');
-    if (!from || index < 0 || text.trim() === '') {
+    const original = entries[index];
+    if (!from || index < 0 || original?.kind !== 'message' || text.trim() === '') {
       void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
       return undefined;
     }
@@ -77,7 +99,8 @@ export class Continuations {
     if (!next) return undefined;
     await sameChoices(from, next);
     // Errors are said in the new conversation's transcript, with Retry.
-    await this.manager.prompt(next.key, [{ type: 'text', text }]).catch(() => undefined);
+    const blocks = blocksOf([{ type: 'text', text: original.text }, ...(original.blocks as PromptBlock[])]);
+    await this.manager.prompt(next.key, blocks).catch(() => undefined);
     return next;
   }
 
@@ -93,12 +116,11 @@ export class Continuations {
       const toolCalls = entries.flatMap((e) => (e.kind === 'tool' && source.toolCalls.get(e.toolCallId) ? [source.toolCalls.get(e.toolCallId)!] : []));
       state.restore({ entries, toolCalls, plan: [], title: source.info.title });
     }
-    state.carryOver = context.text;
     const left = context.omitted ? ` (the ${context.omitted} oldest left out, to stay within what an agent can take in)` : '';
-    state.addNote(
-      options.title,
-      `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message. The conversation this came from stays open in its own tab; pending changes stay pending.`,
-    );
+    const carried = context.included === 0 ? 'There is nothing before this point for the agent to know.' : `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message.`;
+    // Nothing said yet (a fork or edit of the first message): nothing to carry.
+    if (context.included > 0) state.carryOver = context.text;
+    state.addNote(options.title, `${carried} The conversation this came from stays open in its own tab; pending changes stay pending.`);
     return next;
   }
 }

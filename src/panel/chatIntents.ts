@@ -23,6 +23,7 @@ export interface CheckpointRestorer {
 export interface ConversationForker {
   fork(key: string, entryId: number): Promise<unknown>;
   editAndResend(key: string, entryId: number, text: string): Promise<unknown>;
+  regenerate(key: string, answerEntryId: number): Promise<unknown>;
 }
 
 interface Dependencies {
@@ -108,6 +109,9 @@ export class ChatIntents implements vscode.Disposable {
         return;
       case 'editMessage':
         if (active) await this.deps.forks?.editAndResend(active.key, message.entryId, message.text);
+        return;
+      case 'regenerate':
+        if (active) await this.deps.forks?.regenerate(active.key, message.entryId);
         return;
       case 'queueEdit':
         if (active) this.queue.edit(active, message.id, message.text);

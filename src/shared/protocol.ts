@@ -285,6 +285,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restoreCheckpoint'), entryId: z.number().int().nonnegative() }),
   /** "Fork from here" on the message with this entry id: a new conversation that continues from it. */
   z.object({ type: z.literal('fork'), entryId: z.number().int().nonnegative() }),
+  /** "Regenerate" on the agent answer with this entry id: its user message sent again, from before it. */
+  z.object({ type: z.literal('regenerate'), entryId: z.number().int().nonnegative() }),
   /** "Edit message" on the user message with this entry id, submitted with its new text. */
   z.object({ type: z.literal('editMessage'), entryId: z.number().int().nonnegative(), text: z.string().min(1).max(MAX_TEXT) }),
   /** A queued message's Edit (new text), Remove and Send now (stop the turn, then send it). */

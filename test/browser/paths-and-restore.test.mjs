@@ -99,11 +99,14 @@ describe('chat webview: fork from a message', function () {
   it('on an agent message is shown when focused, and works from the keyboard', async function () {
     await send(chat.page, snapshot({ entries: [agent(3, 'answer')] }));
     const button = chat.page.getByRole('button', { name: 'Fork from here', exact: true });
-    assert.equal(await button.evaluate((b) => getComputedStyle(b).opacity), '0');
+    const actions = chat.page.locator('.entry.agent .answer-actions');
+    assert.equal(await actions.evaluate((b) => getComputedStyle(b).opacity), '0');
     await button.focus();
-    assert.equal(await button.evaluate((b) => getComputedStyle(b).opacity), '1');
+    assert.equal(await actions.evaluate((b) => getComputedStyle(b).opacity), '1');
     await chat.page.keyboard.press('Enter');
     assert.deepEqual(await posted(chat.page, 'fork'), [{ type: 'fork', entryId: 3 }]);
+    await chat.page.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    assert.deepEqual(await posted(chat.page, 'regenerate'), [{ type: 'regenerate', entryId: 3 }], 'Regenerate beside it posts the answer’s id');
   });
 });
 

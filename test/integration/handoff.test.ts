@@ -93,4 +93,19 @@ describe('hand over a conversation to another agent', function () {
     await vscode.commands.executeCommand('howdah.acceptAllChanges');
     fs.rmSync(file, { force: true });
   });
+
+  it('Regenerate on an answer sends the message it answers again, from before it, in a new tab', async () => {
+    const api = await howdah();
+    const echo = await registerAgent('echo', 'test:echo', {}, 'Fake Echo');
+    const source = await api.newSession(echo);
+    api.setActive(source);
+    await api.prompt(source, 'tell me once');
+    const answer = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string }[] }).entries.find((e) => e.role === 'agent')!;
+    await api.panelIntent({ type: 'regenerate', entryId: answer.id });
+    const branch = api.sessionKeys().at(-1)!;
+    assert.notEqual(branch, source);
+    assert.deepEqual(userTexts(snap(api, branch)), ['tell me once'], 'the same message, once, with nothing before it');
+    assert.match(agentText(snap(api, branch)), /- text: "tell me once"\s*$/, 'sent again to the agent');
+    assert.equal(userTexts(snap(api, source)).length, 1, 'the first answer stays in its own tab');
+  });
 });

@@ -42,7 +42,9 @@ class AgentMessage implements EntryRenderer {
   private entryId = -1;
 
   constructor(private readonly post: Post) {
-    this.element.append(this.body.element, this.blocks, forkButton(post, () => this.entryId));
+    const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': 'Regenerate', title: REGENERATE_LABEL }, icon('refresh'));
+    regenerate.addEventListener('click', () => this.entryId >= 0 && post({ type: 'regenerate', entryId: this.entryId }));
+    this.element.append(this.body.element, this.blocks, h('div', { class: 'answer-actions' }, regenerate, forkButton(post, () => this.entryId)));
   }
 
   update(entry: EntryView, appended: boolean): void {
@@ -168,6 +170,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
 }
 
 const RESTORE_LABEL = 'Restore files to before this message';
+const REGENERATE_LABEL = 'Regenerate: restore the files to before the message this answers and send it again, in a new tab';
 const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
 
 /** "Fork from here": the host starts a new conversation with the same agent, carrying the conversation up to here. */
