@@ -99,7 +99,9 @@ export class Continuations {
     if (!next) return undefined;
     await sameChoices(from, next);
     // Errors are said in the new conversation's transcript, with Retry.
-    const blocks = blocksOf([{ type: 'text', text: original.text }, ...(original.blocks as PromptBlock[])]);
+    // Only what a prompt can carry: a block of a kind we do not know (from an agent's replay) is left out.
+    const kept = original.blocks.filter((b): b is PromptBlock => b.type !== 'unknown');
+    const blocks = blocksOf([{ type: 'text', text: original.text }, ...kept]);
     await this.manager.prompt(next.key, blocks).catch(() => undefined);
     return next;
   }
