@@ -17,7 +17,17 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
   context.subscriptions.push(manager, store, showCrashNotices(manager));
   // Until the saved conversations are back, a change (a session started meanwhile) must not overwrite their list.
   let restored = false;
-  const recordOpen = () => void store.setOpenKeys(manager.list().map((m) => m.key), manager.active?.key);
+  // Written only when the list or the one in front changed: the manager also fires for each turn of each session, and
+  // a write in flight when the window reloads is a write that may not land.
+  let recorded = '';
+  const recordOpen = () => {
+    const keys = manager.list().map((m) => m.key);
+    const active = manager.active?.key;
+    const now = JSON.stringify({ keys, active });
+    if (now === recorded) return;
+    recorded = now;
+    void store.setOpenKeys(keys, active);
+  };
   context.subscriptions.push(manager.onDidChange(() => restored && recordOpen()));
   // The chat view's "Continue with Another Agent" shows only when there is a conversation to continue.
   let hadSession = false;

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parsePersistedSession, sessionToJson, type PersistedSession } from '../session/persistence';
 import type { Disposable } from '../base/disposables';
@@ -108,10 +110,7 @@ export class SessionStore implements vscode.Disposable {
     const text = JSON.stringify({ keys, active });
     this.openWriting = this.openWriting
       .then(async () => {
-        await vscode.workspace.fs.createDirectory(dir);
-        const tmp = vscode.Uri.joinPath(dir, `${OPEN_FILE}.tmp`);
-        await vscode.workspace.fs.writeFile(tmp, Buffer.from(text, 'utf8'));
-        await vscode.workspace.fs.rename(tmp, this.openFile(), { overwrite: true });
+        await replaceFile(this.openFile(), text);
       })
       .catch(() => undefined);
     return this.openWriting;
@@ -167,11 +166,7 @@ export class SessionStore implements vscode.Disposable {
       sessionId: managed.session.sessionId,
       cwd: managed.cwd,
     });
-    await vscode.workspace.fs.createDirectory(this.dir);
-    // Written whole to a temporary name, then renamed, so a crash mid-write never leaves half a transcript.
-    const tmp = vscode.Uri.joinPath(this.dir, `${managed.key}.json.tmp`);
-    await vscode.workspace.fs.writeFile(tmp, Buffer.from(json, 'utf8'));
-    await vscode.workspace.fs.rename(tmp, this.file(managed.key), { overwrite: true });
+    await replaceFile(this.file(managed.key), json);
     this.lastSaveMs = Date.now() - started;
   }
 
@@ -196,4 +191,17 @@ export class SessionStore implements vscode.Disposable {
   private file(key: string): vscode.Uri {
     return vscode.Uri.joinPath(this.dir!, `${key}.json`);
   }
+}
+
+/**
+ * Writes `text` whole to a temporary name beside `target`, then renames it over `target`: a crash or a window closing
+ * mid-write leaves the old file or the new one, never half of one or none. Node's rename, not `workspace.fs.rename`
+ * with `overwrite`, which deletes the target first: an extension host killed in between (a reload gives it well under
+ * a second) lost the list of open conversations, and could lose a transcript.
+ */
+async function replaceFile(target: vscode.Uri, text: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(target.fsPath), { recursive: true });
+  const tmp = `${target.fsPath}.tmp`;
+  await fs.promises.writeFile(tmp, text, 'utf8');
+  await fs.promises.rename(tmp, target.fsPath);
 }
