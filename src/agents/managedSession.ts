@@ -67,6 +67,8 @@ export class Managed implements ManagedSession {
   ) {
     this.scope = new DisposableStore(`session ${key}`);
     this.scope.add(lifecycle);
+    // Last out: its listeners go after everything that listened to it has let go.
+    this.scope.onDispose(() => session.state.dispose());
     this.scope.add(session);
   }
 

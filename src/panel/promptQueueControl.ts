@@ -79,9 +79,9 @@ class QueueDrain implements vscode.Disposable {
     if (state.turn !== 'idle') return;
     const next = state.queue.shift();
     if (!next) return;
-    const before = userMessages(state.entries);
+    const before = state.userMessageCount;
     await this.send(this.target, next.text, attachmentsOf(next));
-    if (userMessages(state.entries) === before) state.queue.unshift(next as QueuedMessage);
+    if (state.userMessageCount === before) state.queue.unshift(next);
   }
 
   dispose(): void {
@@ -95,10 +95,4 @@ function attachmentsOf(message: QueuedMessage): Attachment[] {
     const parsed = AttachmentSchema.safeParse(a);
     return parsed.success ? [parsed.data] : [];
   });
-}
-
-function userMessages(entries: readonly { kind: string; role?: string }[]): number {
-  let n = 0;
-  for (const e of entries) if (e.kind === 'message' && e.role === 'user') n++;
-  return n;
 }

@@ -183,6 +183,11 @@ export class SessionState implements SessionStateView {
     this.emit({ type: 'turn-ended', index, ...(stopReason !== undefined ? { stopReason } : {}) });
   }
 
+  /** User messages in the transcript (kept as entries come and go, not counted on each ask). */
+  get userMessageCount(): number {
+    return this.userMessages;
+  }
+
   /** The running turn's index, if one runs. */
   get runningTurn(): number | undefined {
     return this.turnIndex;
