@@ -59,6 +59,8 @@ export interface HowdahApi {
    * sessions and compares with a baseline.
    */
   resources(): ResourceCounts;
+  /** The user turns of conversation `key` that have other branches: the branches, oldest first, and which it is. */
+  branches(key: string): { turn: number; keys: string[]; index: number }[];
 }
 
 export interface ResourceCounts {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
+import { BranchIndex } from './agents/branchIndex';
 import { Continuations } from './agents/continuations';
 import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
@@ -24,7 +25,9 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const edits = registerEdits(context);
   const { manager, store } = registerSessions(context, version, terminals, edits);
   const newSession = new NewSessionFlow(manager);
-  const continuations = new Continuations(manager, edits);
+  const branches = new BranchIndex(manager, store);
+  context.subscriptions.push(branches);
+  const continuations = new Continuations(manager, edits, branches);
   registerCommands(context, { manager, store, newSession, continuations, edits, version });
   registerStatusBar(context, manager);
   const gate = agentGate(manager, newSession);
@@ -34,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     checkpoints: edits,
     reviews: edits,
     forks: continuations,
+    branches,
     terminalOutputs: (m) => terminals.outputModel(m.session.state),
     openTerminal: (id, model) => terminals.open(id, model as TerminalOutputModel),
     gate,
@@ -42,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     await edits.flush();
     await manager.shutdown();
   };
-  return createApi(manager, panel);
+  return createApi(manager, panel, branches);
 }
 
 /** Saves every conversation and stops every agent before the extension host goes away. */

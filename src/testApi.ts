@@ -1,5 +1,6 @@
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
+import type { BranchIndex } from './agents/branchIndex';
 import type { SessionManager } from './agents/sessionManager';
 import type { HowdahApi, ResourceCounts } from './api';
 import { liveScopeCount } from './base/disposables';
@@ -7,7 +8,7 @@ import { emitterListenerCount } from './base/event';
 import type { ChatPanelProbe } from './panel/registerChatPanel';
 
 /** The API `activate` returns, over the session manager and the chat panel. */
-export function createApi(manager: SessionManager, panel: ChatPanelProbe): HowdahApi {
+export function createApi(manager: SessionManager, panel: ChatPanelProbe, branches?: BranchIndex): HowdahApi {
   const session = (key: string) => {
     const managed = manager.get(key);
     if (!managed) throw new Error(`No session ${key}`);
@@ -64,6 +65,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),
+    branches: (key) => [...(branches?.positionsIn(key) ?? new Map())].map(([turn, p]) => ({ turn, keys: [...p.keys], index: p.index })),
   };
 }
 

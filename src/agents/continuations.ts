@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { PromptBlock } from '../acp/schema/agentMethods';
 import { conversationContext } from '../session/conversationContext';
 import { pickAgent } from './agentPicker';
+import type { BranchIndex } from './branchIndex';
 import type { ManagedSession } from './managedSession';
 import type { SessionManager } from './sessionManager';
 
@@ -21,6 +22,7 @@ export class Continuations {
   constructor(
     private readonly manager: SessionManager,
     private readonly checkpoints?: CheckpointAccess,
+    private readonly branches?: BranchIndex,
   ) {}
 
   /** From session `fromKey` (default: the active one) to `agentId` (default: asked). Undefined when nothing happened. */
@@ -57,8 +59,8 @@ export class Continuations {
    * "Edit message": the files go back to before that message (the checkpoint, after the user confirms the list), then
    * the conversation continues from there in a new session with the same agent, mode and options: the transcript
    * before that message copied, carried to the agent as context, then `text` sent. The agent never sees the turns
-   * after it; the conversation they are in stays open in its own tab. Undefined when the user declined or nothing
-   * could start.
+   * after it; the conversation they are in is kept as the message's other branch ("Branch 1 of 2"). Undefined when
+   * the user declined or nothing could start.
    */
   async editAndResend(fromKey: string, entryId: number, text: string): Promise<ManagedSession | undefined> {
     return this.resend(fromKey, entryId, (blocks) => [{ type: 'text', text }, ...blocks.filter((b) => b.type !== 'text')], text);
@@ -66,7 +68,7 @@ export class Continuations {
 
   /**
    * "Regenerate" on an agent answer: the user message it answers, sent again unchanged (its attachments too), the same
-   * way as an edit: files back to before it, a new tab from there.
+   * way as an edit: files back to before it, a new branch from there.
    */
   async regenerate(fromKey: string, answerEntryId: number): Promise<ManagedSession | undefined> {
     const entries = this.manager.get(fromKey)?.session.state.entries ?? [];
@@ -95,9 +97,14 @@ export class Continuations {
     }
     const turnIndex = entries.slice(0, index).filter((e) => e.kind === 'message' && e.role === 'user').length;
     if (this.checkpoints && this.checkpoints.checkpointFiles(fromKey, turnIndex).length > 0 && !(await this.checkpoints.restoreCheckpoint(fromKey, turnIndex))) return undefined;
-    const next = await this.continueIn(from, from.agentId, { end: index, title: 'Continued from a copy of the conversation up to here', copy: true });
+    const next = await this.continueIn(from, from.agentId, { end: index, title: 'Continued from a copy of the conversation up to here', copy: true, branch: !!this.branches });
     if (!next) return undefined;
     await sameChoices(from, next);
+    // The new conversation is a branch of this message: it takes the old one's place, which stays a branch away.
+    if (this.branches) {
+      await this.branches.record(next.key, fromKey, turnIndex);
+      await this.manager.putInPlaceOf(fromKey, next.key);
+    }
     // Errors are said in the new conversation's transcript, with Retry.
     // Only what a prompt can carry: a block of a kind we do not know (from an agent's replay) is left out.
     const kept = original.blocks.filter((b): b is PromptBlock => b.type !== 'unknown');
@@ -106,7 +113,7 @@ export class Continuations {
     return next;
   }
 
-  private async continueIn(from: ManagedSession, agentId: string, options: { end: number; title: string; copy?: boolean }): Promise<ManagedSession | undefined> {
+  private async continueIn(from: ManagedSession, agentId: string, options: { end: number; title: string; copy?: boolean; branch?: boolean }): Promise<ManagedSession | undefined> {
     const source = from.session.state;
     const context = conversationContext(source, { fromAgent: from.agentName, end: options.end });
     // The manager says why when it cannot start the agent.
@@ -122,7 +129,8 @@ export class Continuations {
     const carried = context.included === 0 ? 'There is nothing before this point for the agent to know.' : `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message.`;
     // Nothing said yet (a fork or edit of the first message): nothing to carry.
     if (context.included > 0) state.carryOver = context.text;
-    state.addNote(options.title, `${carried} The conversation this came from stays open in its own tab; pending changes stay pending.`);
+    const kept = options.branch ? 'The conversation as it was is kept: Previous branch on the message shows it' : 'The conversation this came from stays open in its own tab';
+    state.addNote(options.title, `${carried} ${kept}; pending changes stay pending.`);
     return next;
   }
 }

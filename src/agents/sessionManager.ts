@@ -50,6 +50,9 @@ export class SessionManager implements vscode.Disposable {
   private readonly crashes = new vscode.EventEmitter<CrashEvent>();
   /** A session's agent ended by itself; the decision says whether it is being restarted. */
   readonly onDidCrash = this.crashes.event;
+  private readonly deleted = new vscode.EventEmitter<string>();
+  /** A conversation was deleted by the user: gone from the list and from storage. */
+  readonly onDidDelete = this.deleted.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
   private readonly starter: AgentStarter;
   private readonly runner: SessionRunner;
@@ -272,6 +275,24 @@ export class SessionManager implements vscode.Disposable {
     if (acp?.supports('deleteSession')) await acp.call('deleteSession', { sessionId: managed.session.sessionId }).catch(() => undefined);
     await this.close(key);
     await this.store?.remove(key);
+    this.deleted.fire(key);
+  }
+
+  /**
+   * Shows conversation `next` where `current` was: the same place in the list, in front; `current` is closed (its
+   * agent stopped, its transcript kept). How a branch of a message replaces another.
+   */
+  async putInPlaceOf(current: string, next: string): Promise<void> {
+    const moving = this.sessions.get(next);
+    if (current === next || !moving) return;
+    const order = [...this.sessions.entries()].filter(([k]) => k !== next);
+    const at = order.findIndex(([k]) => k === current);
+    order.splice(at < 0 ? order.length : at, 0, [next, moving]);
+    this.sessions.clear();
+    for (const [k, m] of order) this.sessions.set(k, m);
+    this.activeKey = next;
+    await this.close(current);
+    this.changed.fire();
   }
 
   /** Stops every agent; the conversations stay, to continue with the next message. */
@@ -293,6 +314,7 @@ export class SessionManager implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.crashes.dispose();
+    this.deleted.dispose();
     for (const managed of this.sessions.values()) {
       void this.runner.stop(managed, { kind: 'window-closing' }).finally(() => managed.scope.dispose());
     }

@@ -24,6 +24,7 @@ export class SessionStore implements vscode.Disposable {
   private lastSaveMs = 0;
   private flushing: Promise<void> = Promise.resolve();
   private openWriting: Promise<void> = Promise.resolve();
+  private sideWriting: Promise<void> = Promise.resolve();
   private pruned = false;
 
   constructor(storage: vscode.Uri | undefined) {
@@ -62,25 +63,7 @@ export class SessionStore implements vscode.Disposable {
 
   /** Saved conversations, newest first. */
   async list(): Promise<PersistedSession[]> {
-    if (!this.dir) return [];
-    let names: [string, vscode.FileType][];
-    try {
-      names = await vscode.workspace.fs.readDirectory(this.dir);
-    } catch {
-      return [];
-    }
-    const loaded = await Promise.all(
-      names
-        .filter(([name]) => name.endsWith('.json'))
-        .map(async ([name]) => {
-          try {
-            const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.dir!, name));
-            return parsePersistedSession(JSON.parse(Buffer.from(bytes).toString('utf8')));
-          } catch {
-            return undefined;
-          }
-        }),
-    );
+    const loaded = await Promise.all([...(await this.savedKeys())].map((key) => this.load(key)));
     return loaded.filter((s): s is PersistedSession => !!s).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
@@ -118,6 +101,37 @@ export class SessionStore implements vscode.Disposable {
 
   private openFile(): vscode.Uri {
     return vscode.Uri.joinPath(this.dir!, OPEN_FILE);
+  }
+
+  /** The keys of every saved conversation (only file names are read). */
+  async savedKeys(): Promise<Set<string>> {
+    if (!this.dir) return new Set();
+    const names = await vscode.workspace.fs.readDirectory(this.dir).then(undefined, () => [] as [string, vscode.FileType][]);
+    return new Set(names.filter(([name]) => name.endsWith('.json')).map(([name]) => name.slice(0, -'.json'.length)));
+  }
+
+  /** One saved conversation, or undefined when it is not there or cannot be read. */
+  async load(key: string): Promise<PersistedSession | undefined> {
+    if (!this.dir) return undefined;
+    try {
+      return parsePersistedSession(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(this.file(key))).toString('utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A file of this store's own beside the transcripts (`name` does not end in `.json`), or undefined. */
+  async readSideFile(name: string): Promise<string | undefined> {
+    if (!this.dir) return undefined;
+    return vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.dir, name)).then((bytes) => Buffer.from(bytes).toString('utf8'), () => undefined);
+  }
+
+  /** Replaces a side file whole; writes run one after another, the last one wins. */
+  writeSideFile(name: string, text: string): Promise<void> {
+    const dir = this.dir;
+    if (!dir) return Promise.resolve();
+    this.sideWriting = this.sideWriting.then(() => replaceFile(vscode.Uri.joinPath(dir, name), text)).catch(() => undefined);
+    return this.sideWriting;
   }
 
   async remove(key: string): Promise<void> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ConversationBranches } from './branchViews';
 import type { WorkspaceFileIndex } from './fileIndex';
 import { openLink, openLocation } from './linkOpener';
 import type { PanelSession, PanelSessions } from './panelSessions';
@@ -33,6 +34,7 @@ interface Dependencies {
   readonly starter: SessionStarter;
   readonly checkpoints: CheckpointRestorer;
   readonly forks?: ConversationForker;
+  readonly branches?: ConversationBranches;
   post(message: HostMessage): void;
   openTerminal?(terminalId: string): boolean;
 }
@@ -110,6 +112,11 @@ export class ChatIntents implements vscode.Disposable {
       case 'editMessage':
         if (active) await this.deps.forks?.editAndResend(active.key, message.entryId, message.text);
         return;
+      case 'switchBranch': {
+        const turn = active && userTurnIndex(active.session.state.entries, message.entryId);
+        if (active && turn !== undefined) await this.deps.branches?.switchTo(active.key, turn, message.direction);
+        return;
+      }
       case 'regenerate':
         if (active) await this.deps.forks?.regenerate(active.key, message.entryId);
         return;

@@ -4,7 +4,8 @@ import { PerSession, type PanelSession, type PanelSessions } from './panelSessio
 import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import { SessionProjector } from './sessionProjector';
 import { TerminalTails } from './terminalTails';
-import { headerView, type TerminalLookup } from './viewModel';
+import { branchLookup, type ConversationBranches } from './branchViews';
+import { headerView, type EntryLookups, type TerminalLookup } from './viewModel';
 
 /** A session's command output for the tool cards, and which cards to render again when it changes. */
 export interface TerminalSource extends TerminalLookup {
@@ -48,10 +49,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     terminalSource: (managed: PanelSession) => TerminalSource = (managed) => new TerminalTails(managed.session.state),
     /** Whether tool cards offer "Open in terminal". */
     private readonly canOpenTerminals = false,
+    private readonly branches?: ConversationBranches,
   ) {
     this.terminals = new PerSession(sessions, terminalSource);
     this.disposables.push(
       this.terminals,
+      // Rare (an edit, a deleted branch): the page gets the conversation again, its branch controls with it.
+      ...(branches ? [branches.onDidChange(() => this.ready && this.startProjecting())] : []),
       sessions.onDidChange(() => this.sessionsChanged()),
       // Paths are shown relative to the folders: the page needs the new ones.
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.projector?.headerChanged()),
@@ -153,10 +157,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.terminalSubscription?.dispose();
     const active = this.sessions.active;
     const source = this.activeTerminalSource();
-    const terminals: TerminalLookup = {
+    const state = active?.session.state;
+    const terminals: EntryLookups = {
       canOpen: this.canOpenTerminals,
       get: (terminalId) => source?.get(terminalId),
       terminalIds: source?.terminalIds && ((toolCallId) => source.terminalIds?.(toolCallId) ?? []),
+      branch: state && this.branches && branchLookup(() => state.entries, this.branches.positionsIn(active.key)),
     };
     this.projectedKey = active?.key;
     const projector = new SessionProjector(++this.epoch, active?.session.state, terminals, () => this.header(), (m) => this.post(m));

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerChatCommands } from './chatCommands';
+import type { ConversationBranches } from './branchViews';
 import { ChatIntents, type CheckpointRestorer, type ConversationForker, type SessionStarter } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
 import { WorkspaceFileIndex } from './fileIndex';
@@ -30,6 +31,8 @@ export interface ChatPanelOptions {
   readonly checkpoints: CheckpointRestorer;
   /** "Fork from here" on a message. */
   readonly forks?: ConversationForker;
+  /** The branches of edited messages, and Previous/Next branch. */
+  readonly branches?: ConversationBranches;
   /** A tool card's "Open diff" opens the review of that file when it has pending changes. */
   readonly reviews?: ReviewOpener;
   /**
@@ -60,6 +63,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     (message) => output.warn(message),
     options.terminalOutputs?.bind(options),
     options.openTerminal !== undefined,
+    options.branches,
   );
   const files = new WorkspaceFileIndex();
   const diffs = new ToolDiffViewer(sessions, options.reviews);
@@ -72,6 +76,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     starter: options.starter,
     checkpoints: options.checkpoints,
     forks: options.forks,
+    branches: options.branches,
     post: (m) => provider.post(m),
     openTerminal: openTerminal && ((terminalId) => openTerminal.call(options, terminalId, provider.activeTerminalSource())),
   });

@@ -1,6 +1,6 @@
 import type { SessionChange, SessionStateView } from '../session/state';
 import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from '../shared/protocol';
-import { commandsView, entryView, planView, queueView, type TerminalLookup } from './viewModel';
+import { commandsView, entryView, planView, queueView, type EntryLookups } from './viewModel';
 
 /**
  * Turns one session's change events into messages for the webview: a snapshot on demand, then patches. Changes only
@@ -60,7 +60,7 @@ export class SessionProjector {
   constructor(
     readonly epoch: number,
     private readonly state: ObservableState | undefined,
-    private readonly terminals: TerminalLookup,
+    private readonly terminals: EntryLookups,
     private readonly header: () => HeaderView,
     private readonly post: (message: HostMessage) => void,
     private readonly clock: FlushTimer = realTimer,

@@ -2,6 +2,7 @@ import { diffLines } from 'diff';
 import type { ContentBlock } from '../acp/schema/content';
 import type { ToolCallContent } from '../acp/schema/toolCall';
 import type { Entry, SessionStateView, ToolCallState } from '../session/state';
+import type { BranchView } from './branchViews';
 import type {
   CommandView,
   ConfigOptionView,
@@ -34,10 +35,18 @@ export interface TerminalLookup {
   readonly canOpen?: boolean;
 }
 
-export function entryView(entry: Entry, state: SessionStateView, terminals: TerminalLookup): EntryView {
+/** What an entry's view needs from outside the session: command output, and the branches of a user message. */
+export interface EntryLookups extends TerminalLookup {
+  branch?(entryId: number): BranchView | undefined;
+}
+
+export function entryView(entry: Entry, state: SessionStateView, terminals: EntryLookups): EntryView {
   switch (entry.kind) {
     case 'message':
-      if (entry.role === 'user') return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView) };
+      if (entry.role === 'user') {
+        const branch = terminals.branch?.(entry.id);
+        return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView), ...(branch ? { branch } : {}) };
+      }
       if (entry.role === 'thought') return { kind: 'thought', id: entry.id, text: entry.text + blocksAsText(entry.blocks) };
       return { kind: 'agent', id: entry.id, text: entry.text, blocks: entry.blocks.map(contentView) };
     case 'tool': {

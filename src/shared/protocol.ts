@@ -82,7 +82,14 @@ export interface ToolView {
 }
 
 export type EntryView =
-  | { readonly kind: 'user'; readonly id: number; readonly text: string; readonly attachments: readonly ContentView[] }
+  | {
+      readonly kind: 'user';
+      readonly id: number;
+      readonly text: string;
+      readonly attachments: readonly ContentView[];
+      /** This message was edited: "Branch index of total", with Previous/Next branch. */
+      readonly branch?: { readonly index: number; readonly total: number };
+    }
   | { readonly kind: 'agent'; readonly id: number; readonly text: string; readonly blocks: readonly ContentView[] }
   | { readonly kind: 'thought'; readonly id: number; readonly text: string }
   | { readonly kind: 'tool'; readonly id: number; readonly tool: ToolView }
@@ -289,6 +296,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regenerate'), entryId: z.number().int().nonnegative() }),
   /** "Edit message" on the user message with this entry id, submitted with its new text. */
   z.object({ type: z.literal('editMessage'), entryId: z.number().int().nonnegative(), text: z.string().min(1).max(MAX_TEXT) }),
+  /** "Previous branch" (-1) / "Next branch" (1) on the edited user message with this entry id. */
+  z.object({ type: z.literal('switchBranch'), entryId: z.number().int().nonnegative(), direction: z.union([z.literal(-1), z.literal(1)]) }),
   /** A queued message's Edit (new text), Remove and Send now (stop the turn, then send it). */
   z.object({ type: z.literal('queueEdit'), id: z.number().int().nonnegative(), text: z.string().max(MAX_TEXT) }),
   z.object({ type: z.literal('queueRemove'), id: z.number().int().nonnegative() }),

@@ -291,4 +291,34 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     assert.deepEqual(texts, ['first', 'second'], 'sent in order, one turn each');
     await shot('queue-sent');
   });
+
+  it('Edit message on an earlier message continues as Branch 2 of 2; Previous branch shows the old turns', async () => {
+    await startSession(page(), wv, 'Fake (test echo)');
+    await sendPrompt(wv, 'one');
+    await turnEnded(wv);
+    await sendPrompt(wv, 'two');
+    await turnEnded(wv);
+    const sessions = received('session/new').length;
+    const message = wv.locator('.entry.user', { hasText: 'two' }).last();
+    await message.hover();
+    await message.getByRole('button', { name: 'Edit message', exact: true }).click();
+    const box = wv.getByRole('textbox', { name: 'Edited message' });
+    await box.fill('two, edited');
+    await box.press('Enter');
+    const control = wv.getByRole('group', { name: 'Branch 2 of 2 of this message' });
+    await control.waitFor({ timeout: 20000 });
+    await turnEnded(wv);
+    assert.equal(received('session/new').length, sessions + 1, 'the edit continues in a new session of the agent');
+    const users = async () => (await wv.locator('.entry.user .user-text').allInnerTexts()).map(t => t.trim());
+    assert.deepEqual((await users()).slice(-2), ['one', 'two, edited']);
+    await shot('branch-2-of-2');
+    await control.getByRole('button', { name: 'Previous branch', exact: true }).click();
+    const first = wv.getByRole('group', { name: 'Branch 1 of 2 of this message' });
+    await first.waitFor({ timeout: 15000 });
+    assert.deepEqual((await users()).slice(-2), ['one', 'two'], 'the old branch, as it was');
+    assert.equal(await first.getByRole('button', { name: 'Previous branch', exact: true }).getAttribute('aria-disabled'), 'true', 'nothing before the first');
+    await first.getByRole('button', { name: 'Next branch', exact: true }).click();
+    await control.waitFor({ timeout: 15000 });
+    assert.deepEqual((await users()).slice(-2), ['one', 'two, edited']);
+  });
 });

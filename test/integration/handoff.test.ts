@@ -8,7 +8,7 @@ import { agentText, howdah, workspaceFolder } from './helpers';
 
 interface Snapshot {
   agentName: string;
-  entries: { kind: string; role?: string; text?: string; title?: string; description?: string }[];
+  entries: { id: number; kind: string; role?: string; text?: string; title?: string; description?: string }[];
 }
 const snap = (api: HowdahApi, key: string) => api.snapshot(key) as Snapshot;
 const userTexts = (s: Snapshot) => s.entries.filter((e) => e.kind === 'message' && e.role === 'user').map((e) => e.text);
@@ -67,7 +67,7 @@ describe('hand over a conversation to another agent', function () {
     assert.equal(userTexts(snap(api, source)).length, 2, 'the source conversation is untouched');
   });
 
-  it('Edit message: the files go back to before it (asked first), and the conversation continues from there in a new tab with the edited text', async () => {
+  it('Edit message: the files go back to before it (asked first), the conversation continues from there as a new branch, and the old branch is a click away', async () => {
     const api = await howdah();
     const file = path.join(workspaceFolder().fsPath, 'edit-resend.txt');
     fs.writeFileSync(file, 'original\n');
@@ -76,36 +76,56 @@ describe('hand over a conversation to another agent', function () {
     api.setActive(source);
     await api.prompt(source, 'first turn\n');
     await api.prompt(source, 'second turn\n');
-    assert.equal(fs.readFileSync(file, 'utf8'), 'second turn\n');
+    await api.prompt(source, 'third turn\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'third turn\n');
     const second = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string; text?: string }[] }).entries.find((e) => e.role === 'user' && e.text === 'second turn\n')!;
+    const before = api.sessionKeys();
     await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
     await api.panelIntent({ type: 'editMessage', entryId: second.id, text: 'edited second\n' });
     const asked = ((await vscode.commands.executeCommand('howdah.edits.test.state')) as { asked: { message: string }[] }).asked.at(-1);
     assert.match(asked?.message ?? '', /Restore 1 file/, 'the files to restore were listed first');
-    const branch = api.sessionKeys().at(-1)!;
-    assert.notEqual(branch, source);
+    const branch = api.sessionKeys().find((k) => !before.includes(k))!;
+    assert.ok(branch, 'a new conversation');
+    assert.equal(api.sessionKeys().indexOf(branch), before.indexOf(source), 'in the place of the one it branched from');
+    assert.ok(!api.sessionKeys().includes(source), 'the old branch is closed, not another tab');
     const s = snap(api, branch);
     assert.deepEqual(userTexts(s), ['first turn\n', 'edited second\n'], 'the message before it, then the edited one');
     assert.ok(s.entries.some((e) => e.title === 'Continued from a copy of the conversation up to here'));
     assert.ok(fs.readFileSync(file, 'utf8').endsWith('edited second\n'), 'the new branch wrote from the restored state');
-    assert.deepEqual(userTexts(snap(api, source)), ['first turn\n', 'second turn\n'], 'the old branch is kept, unchanged');
+    assert.deepEqual(api.branches(branch), [{ turn: 1, keys: [source, branch], index: 1 }], 'Branch 2 of 2 on the edited message');
+    assert.deepEqual(api.branches(branch).map((b) => b.turn), [1], 'and on no other message');
+
+    const edited = s.entries.find((e) => e.role === 'user' && e.text === 'edited second\n')!;
+    await api.panelIntent({ type: 'switchBranch', entryId: edited.id, direction: -1 });
+    assert.ok(api.sessionKeys().includes(source) && !api.sessionKeys().includes(branch), 'Previous branch shows the old one in its place');
+    assert.deepEqual(userTexts(snap(api, source)), ['first turn\n', 'second turn\n', 'third turn\n'], 'the old branch, unchanged, read back');
+    assert.deepEqual(api.branches(source), [{ turn: 1, keys: [source, branch], index: 0 }], 'Branch 1 of 2');
+    await api.panelIntent({ type: 'switchBranch', entryId: second.id, direction: -1 });
+    assert.ok(api.sessionKeys().includes(source), 'there is nothing before the first branch');
+    await api.panelIntent({ type: 'switchBranch', entryId: second.id, direction: 1 });
+    assert.deepEqual(userTexts(snap(api, branch)), ['first turn\n', 'edited second\n'], 'Next branch comes back to the edit');
+    assert.equal(await api.prompt(branch, 'fourth turn\n'), 'end_turn', 'a branch read back continues with its agent');
+
+    await api.delete(branch);
+    assert.deepEqual(api.branches(source), [], 'deleting a branch leaves the other without a branch control');
     // Later suites count what is under review: leave nothing behind.
     await vscode.commands.executeCommand('howdah.acceptAllChanges');
     fs.rmSync(file, { force: true });
   });
 
-  it('Regenerate on an answer sends the message it answers again, from before it, in a new tab', async () => {
+  it('Regenerate on an answer sends the message it answers again, from before it, as a new branch', async () => {
     const api = await howdah();
     const echo = await registerAgent('echo', 'test:echo', {}, 'Fake Echo');
     const source = await api.newSession(echo);
     api.setActive(source);
     await api.prompt(source, 'tell me once');
     const answer = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string }[] }).entries.find((e) => e.role === 'agent')!;
+    const before = api.sessionKeys();
     await api.panelIntent({ type: 'regenerate', entryId: answer.id });
-    const branch = api.sessionKeys().at(-1)!;
-    assert.notEqual(branch, source);
+    const branch = api.sessionKeys().find((k) => !before.includes(k))!;
+    assert.ok(branch);
     assert.deepEqual(userTexts(snap(api, branch)), ['tell me once'], 'the same message, once, with nothing before it');
     assert.match(agentText(snap(api, branch)), /- text: "tell me once"\s*$/, 'sent again to the agent');
-    assert.equal(userTexts(snap(api, source)).length, 1, 'the first answer stays in its own tab');
+    assert.deepEqual(api.branches(branch), [{ turn: 0, keys: [source, branch], index: 1 }], 'the first answer is the other branch');
   });
 });

@@ -3,6 +3,7 @@ import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
+import { branchControl } from './branchControl';
 import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
 
@@ -166,6 +167,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
     h('div', { class: 'entry-actions' }, editMessageButton(post, entry.id, entry.text), forkButton(post, () => entry.id), restore),
+    entry.branch ? branchControl(post, entry.id, entry.branch) : null,
   );
 }
 

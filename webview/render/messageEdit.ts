@@ -5,8 +5,8 @@ const EDIT_LABEL = 'Edit message';
 
 /**
  * "Edit message" on a user message: the message turns into a text box with Send and Cancel. Sending posts
- * `editMessage`; the host restores the files to before it (asking first) and continues the conversation from there in
- * a new tab, with the edited message. Enter sends, Shift+Enter adds a line, Escape cancels.
+ * `editMessage`; the host restores the files to before it (asking first) and continues the conversation from there as
+ * a new branch of the message, with the edited text. Enter sends, Shift+Enter adds a line, Escape cancels.
  */
 export function editMessageButton(post: Post, entryId: number, currentText: string): HTMLElement {
   const button = h('button', { type: 'button', class: 'icon-button edit-message', 'aria-label': EDIT_LABEL, title: `${EDIT_LABEL}: restore the files to before it and continue from here with the new text` }, icon('edit'));
