@@ -59,6 +59,12 @@ export interface HowdahApi {
    * sessions and compares with a baseline.
    */
   resources(): ResourceCounts;
+  /** A review comment on lines `startLine`–`endLine` (0-based) of a file under review, as the comment box adds one. */
+  reviewComment(fsPath: string, startLine: number, endLine: number, text: string): void;
+  /** "Send Review Comments to Agent"; false when nothing went. */
+  sendReviewComments(): Promise<boolean>;
+  /** Every review comment thread: its file, lines, and comments with the agent each was sent to. */
+  reviewThreads(): { uri: string; range?: [number, number]; notes: { text: string; at: number; sentTo?: string }[] }[];
   /** The user turns of conversation `key` that have other branches: the branches, oldest first, and which it is. */
   branches(key: string): { turn: number; keys: string[]; index: number }[];
 }

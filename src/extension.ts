@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
 import { BranchIndex } from './agents/branchIndex';
 import { Continuations } from './agents/continuations';
+import { reviewSender } from './agents/reviewSender';
+import { ReviewComments } from './edits/reviewComments';
 import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
 import { registerStatusBar } from './agents/statusBar';
@@ -29,6 +31,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   context.subscriptions.push(branches);
   const continuations = new Continuations(manager, edits, branches);
   registerCommands(context, { manager, store, newSession, continuations, edits, version });
+  const reviews = new ReviewComments(edits.pending, edits.rounds, context.workspaceState, reviewSender(manager));
+  context.subscriptions.push(reviews);
   registerStatusBar(context, manager);
   const gate = agentGate(manager, newSession);
   context.subscriptions.push(gate);
@@ -46,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     await edits.flush();
     await manager.shutdown();
   };
-  return createApi(manager, panel, branches);
+  return createApi(manager, panel, { branches, reviews });
 }
 
 /** Saves every conversation and stops every agent before the extension host goes away. */

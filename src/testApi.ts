@@ -1,14 +1,17 @@
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
+import * as vscode from 'vscode';
 import type { BranchIndex } from './agents/branchIndex';
 import type { SessionManager } from './agents/sessionManager';
 import type { HowdahApi, ResourceCounts } from './api';
 import { liveScopeCount } from './base/disposables';
 import { emitterListenerCount } from './base/event';
+import type { ReviewComments } from './edits/reviewComments';
 import type { ChatPanelProbe } from './panel/registerChatPanel';
 
 /** The API `activate` returns, over the session manager and the chat panel. */
-export function createApi(manager: SessionManager, panel: ChatPanelProbe, branches?: BranchIndex): HowdahApi {
+export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras: { branches?: BranchIndex; reviews?: ReviewComments } = {}): HowdahApi {
+  const { branches, reviews } = extras;
   const session = (key: string) => {
     const managed = manager.get(key);
     if (!managed) throw new Error(`No session ${key}`);
@@ -65,6 +68,11 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, branch
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),
+    reviewComment: (fsPath, startLine, endLine, text) => {
+      reviews?.addComment(vscode.Uri.file(fsPath), new vscode.Range(startLine, 0, endLine, 0), text);
+    },
+    sendReviewComments: async () => (await reviews?.send()) ?? false,
+    reviewThreads: () => reviews?.saved() ?? [],
     branches: (key) => [...(branches?.positionsIn(key) ?? new Map())].map(([turn, p]) => ({ turn, keys: [...p.keys], index: p.index })),
   };
 }

@@ -6,6 +6,7 @@ import type { ChangeTracker } from './changeTracker';
 import type { Checkpoints } from './checkpoints';
 import type { EditsStorage } from './editsStorage';
 import type { PendingChanges } from './pendingChanges';
+import type { ReviewRounds } from './reviewRounds';
 import { SessionFollower } from './sessionFollower';
 import type { AttachedEdits, SessionEdits } from './sessionEdits';
 
@@ -17,6 +18,7 @@ export interface EditsLayerDeps {
   readonly writes: AgentWrites;
   readonly checkpoints: Checkpoints;
   readonly openChanges: (uri: vscode.Uri) => Promise<boolean>;
+  readonly rounds: ReviewRounds;
 }
 
 /**
@@ -25,9 +27,12 @@ export interface EditsLayerDeps {
  */
 export class EditsLayer implements SessionEdits {
   readonly pending: PendingChanges;
+  /** What each file read when review comments on it were sent. */
+  readonly rounds: ReviewRounds;
 
   constructor(private readonly deps: EditsLayerDeps) {
     this.pending = deps.pending;
+    this.rounds = deps.rounds;
   }
 
   attach(key: string, session: Session, cwd: string): AttachedEdits {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PendingChange, PendingChanges } from './pendingChanges';
+import type { ReviewRounds } from './reviewRounds';
 
 export const PENDING_VIEW_ID = 'howdah.pendingChanges';
 
@@ -15,9 +16,12 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
   private readonly view: vscode.TreeView<PendingChange>;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly pending: PendingChanges) {
+  constructor(
+    private readonly pending: PendingChanges,
+    private readonly rounds?: ReviewRounds,
+  ) {
     this.view = vscode.window.createTreeView(PENDING_VIEW_ID, { treeDataProvider: this, showCollapseAll: false });
-    this.subscription = pending.onDidChange(() => this.update());
+    this.subscription = vscode.Disposable.from(pending.onDidChange(() => this.update()), ...(rounds ? [rounds.onDidChangeRounds(() => this.changed.fire())] : []));
     this.update();
   }
 
@@ -35,7 +39,8 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
       ? `${change.path} — ${counts}. Howdah cannot restore it: Open shows the file, Accept takes it off this list.`
       : `${change.path} — ${counts}`;
     // An unrecorded change has no Reject (package.json's menus): there is nothing exact to go back to.
-    item.contextValue = change.opaque && !change.opaque.restorable ? 'howdah.unrecorded' : change.uri.scheme === 'file' ? 'howdah.change' : 'howdah.proposal';
+    // A file in a review round also offers Changes Since Review.
+    item.contextValue = change.opaque && !change.opaque.restorable ? 'howdah.unrecorded' : change.uri.scheme !== 'file' ? 'howdah.proposal' : this.rounds?.has(change.uri.fsPath) ? 'howdah.change.round' : 'howdah.change';
     item.command = { command: 'howdah.openChanges', title: 'Open Changes', arguments: [change.uri] };
     return item;
   }

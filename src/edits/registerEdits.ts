@@ -16,6 +16,7 @@ import { ProposalCounts } from './proposalCounts';
 import { PROPOSAL_SCHEME } from './proposals';
 import { Questions } from './questions';
 import { ReviewActions } from './reviewActions';
+import { ROUND_SCHEME, ReviewRounds } from './reviewRounds';
 import { TurnSnapshots } from './turnSnapshots';
 
 /**
@@ -34,6 +35,7 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
   const { proposals, tracker, writes, views } = new AgentChanges({ storage, pending, questions, snapshots, sessions, log: log.note, follow: new FollowAgent().reveal });
   const actions = new ReviewActions(pending, storage.blobs, tracker, () => sessions.sandbox(), questions);
   const checkpoints = new Checkpoints(storage.state, pending, tracker, actions, questions);
+  const rounds = new ReviewRounds(pending);
 
   context.subscriptions.push(
     log,
@@ -49,7 +51,9 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, views),
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }], views),
-    ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending)] : []),
+    rounds,
+    vscode.workspace.registerTextDocumentContentProvider(ROUND_SCHEME, rounds),
+    ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending, rounds)] : []),
     storage,
   );
   const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => log.recent(), save: () => storage.save().then(() => storage.stateFile) });
@@ -58,7 +62,16 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.
   void pending.refreshAll().then(() => storage.blobs.collect(storage.state.referencedBlobs()));
 
-  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints, openChanges });
+  context.subscriptions.push(
+    vscode.commands.registerCommand('howdah.openChangesSinceReview', async (target?: vscode.Uri | { uri?: vscode.Uri }) => {
+      const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
+      if (!uri || !(await rounds.open(uri.with({ scheme: 'file', query: '' }).fsPath))) {
+        void vscode.window.showInformationMessage('Howdah: that file has no review round: send review comments on it first.');
+      }
+    }),
+  );
+
+  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints, openChanges, rounds });
 }
 
 /**
