@@ -122,7 +122,6 @@ export class ReviewComments implements vscode.Disposable {
       thread.comments = [...thread.comments];
       thread.label = `Sent to ${agent}`;
       thread.contextValue = 'howdah.sent';
-      thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
     }
     this.rounds.start(texts);
     this.save();

@@ -207,7 +207,8 @@ export class SessionState implements SessionStateView {
 
   /** A user message we sent (the agent does not echo prompts). */
   addUserMessage(blocks: ContentBlock[]): void {
-    const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    // Several text blocks (a review round's comments) read as paragraphs, not run together.
+    const text = blocks.flatMap((b) => (b.type === 'text' && b.text !== '' ? [b.text] : [])).join('\n\n');
     this.addEntry({ kind: 'message', id: this.nextEntryId++, role: 'user', text, blocks: blocks.filter((b) => b.type !== 'text') });
   }
 
