@@ -59,6 +59,8 @@ export const agentMethods = {
   resumeSession: out<Partial<SessionSetup> & { cwd: string } & SessionId, typeof LoadSessionResult>('session/resume', LoadSessionResult, (c) => !!c.sessionCapabilities.resume),
   listSessions: out<{ cwd?: string; cursor?: string } & WithMeta, typeof ListSessionsResult>('session/list', ListSessionsResult, (c) => !!c.sessionCapabilities.list),
   closeSession: out<SessionId, typeof Empty>('session/close', Empty, (c) => !!c.sessionCapabilities.close),
+  /** Unstable: a new session of the agent's own, from an existing one's context. */
+  forkSession: out<Partial<SessionSetup> & { cwd: string } & SessionId, typeof NewSessionResult>('session/fork', NewSessionResult, (c) => !!c.sessionCapabilities.fork),
   deleteSession: out<SessionId, typeof Empty>('session/delete', Empty, (c) => !!c.sessionCapabilities.delete),
   setMode: out<SessionId & { modeId: string }, typeof Empty>('session/set_mode', Empty),
   setConfigOption: out<SessionId & { configId: string } & ({ value: string } | { type: 'boolean'; value: boolean }), typeof SetConfigOptionResult>('session/set_config_option', SetConfigOptionResult),

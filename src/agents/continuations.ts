@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { PromptBlock } from '../acp/schema/agentMethods';
 import { conversationContext } from '../session/conversationContext';
+import { PERSISTED_VERSION } from '../session/persistence';
 import { pickAgent } from './agentPicker';
 import type { BranchIndex } from './branchIndex';
-import type { ManagedSession } from './managedSession';
+import { newKey, type ManagedSession } from './managedSession';
 import type { SessionManager } from './sessionManager';
 
 /**
@@ -50,8 +51,52 @@ export class Continuations {
       void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
       return undefined;
     }
+    const forked = await this.forkWithAgent(from, index);
+    if (forked) return forked;
     const next = await this.continueIn(from, from.agentId, { end: index + 1, title: 'Continued from a copy of the conversation up to here', copy: true });
     if (next) await sameChoices(from, next);
+    return next;
+  }
+
+  /**
+   * A fork at the end of the conversation, by the agent itself (`session/fork`, unstable), when it can also resume
+   * or load a session: it forks on the running process, and a new process of its own continues the fork, so each
+   * conversation keeps its own process. Undefined (the caller carries the conversation instead) when the agent cannot,
+   * refuses, or its fork does not open.
+   */
+  private async forkWithAgent(from: ManagedSession, index: number): Promise<ManagedSession | undefined> {
+    const entries = from.session.state.entries;
+    const running = this.manager.runningAgent(from.key);
+    const acp = running?.acp;
+    const caps = running?.init.agentCapabilities;
+    const atEnd = !entries.slice(index + 1).some((e) => e.kind === 'message' || e.kind === 'tool');
+    if (!acp?.supports('forkSession') || !(caps?.loadSession || caps?.sessionCapabilities.resume) || !atEnd || from.session.state.turn !== 'idle') return undefined;
+    const result = await acp.call('forkSession', { sessionId: from.session.sessionId, cwd: from.cwd, mcpServers: [] }).catch(() => undefined);
+    if (!result) return undefined;
+    const source = from.session.state;
+    const copied = entries.map((e) => ({ ...e }));
+    const toolCalls = copied.flatMap((e) => (e.kind === 'tool' && source.toolCalls.get(e.toolCallId) ? [source.toolCalls.get(e.toolCallId)!] : []));
+    const saved = {
+      version: PERSISTED_VERSION,
+      key: newKey(),
+      agentId: from.agentId,
+      agentName: from.agentName,
+      sessionId: result.sessionId,
+      cwd: from.cwd,
+      title: source.info.title ?? undefined,
+      updatedAt: new Date().toISOString(),
+      entries: copied,
+      toolCalls,
+      plan: [],
+    };
+    const next = await this.manager.openPast({ agentId: from.agentId, sessionId: result.sessionId, cwd: from.cwd, saved }).catch(() => undefined);
+    // The fork serves no one in the process it was made in.
+    if (acp.supports('closeSession')) void acp.call('closeSession', { sessionId: result.sessionId }).catch(() => undefined);
+    if (!next || !this.manager.runningAgent(next.key)) {
+      if (next) await this.manager.close(next.key);
+      return undefined;
+    }
+    next.session.state.addNote('Forked by the agent from here', `${from.agentName} made this conversation from its own (session/fork): it knows everything up to here. The conversation this came from stays open in its own tab; pending changes stay pending.`);
     return next;
   }
 

@@ -245,6 +245,14 @@ export class SessionManager implements vscode.Disposable {
     return { recorder: managed?.router?.recorder, init: managed?.connection?.initializeResult };
   }
 
+  /** The connection serving the session while its agent runs, with what the agent said it can do. */
+  runningAgent(key: string): { acp: AcpConnection; init: InitializeResult } | undefined {
+    const managed = this.sessions.get(key);
+    const connection = managed?.lifecycle.isRunning ? managed.connection : undefined;
+    const init = connection?.initializeResult;
+    return connection && init && { acp: connection.acp, init };
+  }
+
   showLog(key: string): void {
     this.sessions.get(key)?.log.show();
   }

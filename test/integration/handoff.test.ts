@@ -67,6 +67,36 @@ describe('hand over a conversation to another agent', function () {
     assert.equal(userTexts(snap(api, source)).length, 2, 'the source conversation is untouched');
   });
 
+  it('Fork from here at the end, with an agent that forks (session/fork): the agent’s own fork continues in a process of its own, nothing carried', async () => {
+    const api = await howdah();
+    const agent = await registerAgent('echo-fork', 'test:echo-fork', {}, 'Fake Forker');
+    const source = await api.newSession(agent);
+    api.setActive(source);
+    await api.prompt(source, 'one');
+    const sourceId = (api.snapshot(source) as { sessionId: string }).sessionId;
+    const answer = (api.snapshot(source) as { entries: { id: number; kind: string; role?: string }[] }).entries.filter((e) => e.role === 'agent').at(-1)!;
+    const before = api.sessionKeys();
+    await api.panelIntent({ type: 'fork', entryId: answer.id });
+    const fork = api.sessionKeys().find((k) => !before.includes(k))!;
+    assert.ok(fork, 'a new conversation');
+    const forked = api.snapshot(fork) as { sessionId: string; entries: { kind: string; role?: string; title?: string }[] };
+    assert.equal(forked.sessionId, `${sourceId}-fork-2`, 'the session the agent forked, resumed');
+    assert.notEqual(api.agentPid(fork), api.agentPid(source), 'in a process of its own');
+    assert.deepEqual(userTexts(forked as never), ['one'], 'the transcript copied');
+    assert.ok(forked.entries.some((e) => e.title === 'Forked by the agent from here'));
+    assert.equal(await api.prompt(fork, 'two'), 'end_turn');
+    assert.match(agentText(api.snapshot(fork)), /Received 1 prompt block\(s\):\n- text: "two"\s*$/, 'the agent knows the conversation: nothing is carried');
+
+    // Not at the end: the agent's fork would hold the later turns too, so the conversation is carried instead.
+    await api.prompt(source, 'later');
+    const before2 = api.sessionKeys();
+    await api.panelIntent({ type: 'fork', entryId: answer.id });
+    const carried = api.sessionKeys().find((k) => !before2.includes(k))!;
+    assert.match((api.snapshot(carried) as { sessionId: string }).sessionId, /^sess-\d+$/, 'a new session, not a fork');
+    assert.equal(await api.prompt(carried, 'three'), 'end_turn');
+    assert.match(agentText(api.snapshot(carried)), /Received 2 prompt block\(s\)/, 'the conversation up to there goes with the first prompt');
+  });
+
   it('Edit message: the files go back to before it (asked first), the conversation continues from there as a new branch, and the old branch is a click away', async () => {
     const api = await howdah();
     const file = path.join(workspaceFolder().fsPath, 'edit-resend.txt');

@@ -30,6 +30,8 @@ export const AgentCapabilities = z.looseObject({
       resume: capabilityObject,
       close: capabilityObject,
       additionalDirectories: capabilityObject,
+      /** Unstable (DIGEST §7): `session/fork`. */
+      fork: capabilityObject,
     })
     .catch({})
     .default({}),
