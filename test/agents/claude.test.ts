@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, startAndPrompt, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
@@ -146,6 +146,10 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
 
   it('a message sent while the agent works is queued and goes, after the turn, as the next prompt the model sees', async () => {
     await queuedMessageReachesModel(await claudeAgent(), model, (command) => ({ tool: { name: 'Bash', input: { command, description: 'Slow check' } } }));
+  });
+
+  it('Edit message: the new session’s first model request carries the turns before it and the edit, not the discarded turn', async () => {
+    await editAndResendCarriesOnlyTheKeptTurns(await claudeAgent(), model);
   });
 
   it('its own context leaves room for a carried conversation (hand-over, fork): measured from its first model request', async () => {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentTerminalOutputs, type ToolCallLike as OutputCall } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, startAndPrompt, toolCalls, ws } from './common';
 import { openaiResponses } from './dialects/openaiResponses.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -214,6 +214,10 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
 
   it('a message sent while the agent works is queued and goes, after the turn, as the next prompt the model sees', async () => {
     await queuedMessageReachesModel(await codexAgent(), model, (command) => ({ tool: { name: 'exec_command', input: { cmd: command } } }));
+  });
+
+  it('Edit message: the new session’s first model request carries the turns before it and the edit, not the discarded turn', async () => {
+    await editAndResendCarriesOnlyTheKeptTurns(await codexAgent(), model);
   });
 
   it('its own context leaves room for a carried conversation (hand-over, fork): measured from its first model request', async () => {

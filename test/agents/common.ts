@@ -216,3 +216,31 @@ export async function ownContextFitsBesideTheCarriedConversation(agentId: string
   console.log(`      ${name}: its own context for a one-line prompt ${own.toLocaleString('en-US')} characters (~${Math.round(own / 4).toLocaleString('en-US')} tokens); carried conversation at most ${MAX_CONTEXT_CHARS.toLocaleString('en-US')}; together ${Math.round(((own + MAX_CONTEXT_CHARS) / window) * 100)}% of a 200k-token window`);
   assert.ok(own + MAX_CONTEXT_CHARS < window / 2, `the agent's own context (${own}) and the carried conversation leave half the window free`);
 }
+
+/**
+ * "Edit message" with a real agent: after two turns, the second message is edited. The edit continues in a new
+ * session of the agent, whose first model request carries the first turn (the context Howdah passes on) and the
+ * edited text, and nothing of the discarded second turn; the old conversation is kept as the other branch.
+ */
+export async function editAndResendCarriesOnlyTheKeptTurns(agentId: string, model: ModelServer): Promise<void> {
+  model.script([(request) => ({ text: `Seen: ${request.prompt.trim().slice(-60)}` })]);
+  const api = await howdah();
+  const key = await api.newSession(agentId);
+  api.setActive(key);
+  assert.equal(await api.prompt(key, 'First, remember howdah-alpha'), 'end_turn');
+  assert.equal(await api.prompt(key, 'Second, about howdah-beta'), 'end_turn');
+  const second = (api.snapshot(key) as { entries: { id: number; role?: string; text?: string }[] }).entries.find((e) => e.role === 'user' && e.text?.includes('howdah-beta'))!;
+  const before = api.sessionKeys();
+  const seen = model.mainRequests().length;
+  await api.panelIntent({ type: 'editMessage', entryId: second.id, text: 'Second, edited: howdah-gamma' });
+  const branch = api.sessionKeys().find((k) => !before.includes(k));
+  assert.ok(branch, 'the edit continues in a new conversation');
+  await waitFor('the edited turn to end', () => ((api.snapshot(branch) as { turn: string }).turn === 'idle' && agentText(api.snapshot(branch)).includes('Seen:')) || undefined, 60000);
+  const asked = model.mainRequests().slice(seen);
+  assert.ok(asked.length > 0, 'the new session asked the model');
+  const request = JSON.stringify(asked[0].body);
+  assert.ok(request.includes('howdah-alpha'), 'the first turn is passed on as context');
+  assert.ok(request.includes('howdah-gamma'), 'with the edited message');
+  assert.ok(!request.includes('howdah-beta'), 'and nothing of the discarded turn');
+  assert.deepEqual(api.branches(branch).map((b) => [b.turn, b.keys.length, b.index]), [[1, 2, 1]], 'Branch 2 of 2');
+}
