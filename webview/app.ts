@@ -102,6 +102,7 @@ export class ChatApp {
     if (changes.header) {
       this.header.update(this.store.header);
       this.prompt.setCapabilities(this.store.header.capabilities);
+      this.queue.setMidTurn(this.store.header.capabilities.midTurn ?? false);
       // Paths on screen are relative to the folders: other folders, everything again.
       if (setWorkspaceFolders(this.store.header.workspaceFolders)) changes.reset = true;
     }

@@ -53,7 +53,14 @@ export class ChatIntents implements vscode.Disposable {
   private readonly queue: PromptQueueControl;
 
   constructor(private readonly deps: Dependencies) {
-    this.queue = new PromptQueueControl(deps.sessions, (target, text, attachments) => this.sendTo(target, text, attachments));
+    this.queue = new PromptQueueControl(
+      deps.sessions,
+      (target, text, attachments) => this.sendTo(target, text, attachments),
+      async (target, text, attachments) => {
+        const blocks = await this.blocksFor(target, text, attachments);
+        return blocks.length > 0 && target.session.interject(blocks);
+      },
+    );
   }
 
   dispose(): void {
@@ -164,18 +171,22 @@ export class ChatIntents implements vscode.Disposable {
 
   /** Builds the prompt from the text and attachments and sends it; resolves when the turn is over. */
   private async sendTo(target: PanelSession, text: string, attachments: readonly Attachment[]): Promise<void> {
+    const blocks = await this.blocksFor(target, text, attachments);
+    if (blocks.length === 0) return;
+    this.lastPrompt.set(target.key, { text, attachments });
+    // Failures are recorded in the transcript (with Retry) by the session.
+    await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
+  }
+
+  private blocksFor(target: PanelSession, text: string, attachments: readonly Attachment[]) {
     const caps = target.session.promptCapabilities;
-    const blocks = await buildPromptBlocks(text, attachments, {
+    return buildPromptBlocks(text, attachments, {
       embeddedContext: caps.embeddedContext,
       image: caps.image,
       readText: readWorkspaceText,
       // `@problems`: the workspace's errors and warnings; `@terminal`: the active terminal's selection.
       readContext: async (source) => (source === 'problems' ? problemsAttachment() : await terminalSelectionAttachment()),
     });
-    if (blocks.length === 0) return;
-    this.lastPrompt.set(target.key, { text, attachments });
-    // Failures are recorded in the transcript (with Retry) by the session.
-    await this.deps.sessions.prompt(target.key, blocks).catch(() => undefined);
   }
 
   /** A new session as the New Session command starts it, without focusing the view: the user is in it already. */

@@ -5,12 +5,15 @@ import { PerSession, type PanelSession, type PanelSessions } from './panelSessio
 
 /** Sends one message to a session as the prompt box does (blocks built from text and attachments); resolves when its turn is over. */
 export type SendMessage = (target: PanelSession, text: string, attachments: readonly Attachment[]) => Promise<void>;
+/** Sends one message into the running turn, for an agent that takes messages mid-turn; false when it did not go. */
+export type InterjectMessage = (target: PanelSession, text: string, attachments: readonly Attachment[]) => Promise<boolean>;
 
 /**
  * The queue of messages sent while a turn runs (src/session/promptQueue.ts holds it, saved with the transcript): a
  * message sent during a turn is queued; when a turn ends by itself (end_turn, max_tokens, …) the first queued one
  * is sent, and so on, one turn each. A turn the user stopped, or one that failed, leaves the queue waiting — unless
- * the user chose Send now, which stops the turn and sends that message next.
+ * the user chose Send now, which stops the turn and sends that message next. An agent that takes messages mid-turn
+ * (Claude Code) gets a Send now message at once, into the running turn, which is not stopped.
  */
 export class PromptQueueControl implements vscode.Disposable {
   private readonly drains: PerSession<QueueDrain>;
@@ -18,6 +21,7 @@ export class PromptQueueControl implements vscode.Disposable {
   constructor(
     private readonly sessions: PanelSessions,
     send: SendMessage,
+    private readonly interject?: InterjectMessage,
   ) {
     this.drains = new PerSession(sessions, (managed) => new QueueDrain(managed, send));
   }
@@ -35,14 +39,25 @@ export class PromptQueueControl implements vscode.Disposable {
     return target.session.state.queue.remove(id);
   }
 
-  /** Moves the message to the front and sends it next: at once when no turn runs, else after stopping the turn. */
+  /**
+   * Moves the message to the front and sends it next: at once when no turn runs, into the turn when the agent takes
+   * that, else after stopping the turn.
+   */
   async sendNow(target: PanelSession, id: number): Promise<void> {
-    if (!target.session.state.queue.promote(id)) return;
+    const { state } = target.session;
+    if (!state.queue.promote(id)) return;
     const drain = this.drains.get(target.key);
     if (!drain) return;
-    if (target.session.state.turn === 'idle') {
+    if (state.turn === 'idle') {
       await drain.sendNext();
       return;
+    }
+    if (this.interject && target.session.takesMessagesMidTurn && state.turn === 'running') {
+      const message = state.queue.shift();
+      if (message && (await this.interject(target, message.text, attachmentsOf(message)))) return;
+      if (message) state.queue.unshift(message);
+      // The turn may have ended meanwhile: then the message simply goes.
+      if (turnOf(target) === 'idle') return drain.sendNext();
     }
     drain.sendAfterStop = true;
     await this.sessions.cancel(target.key);
@@ -87,6 +102,11 @@ class QueueDrain implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
+}
+
+/** Read through a call, not narrowed: it changes across the awaits above. */
+function turnOf(target: PanelSession): string {
+  return target.session.state.turn;
 }
 
 /** A queued message's attachments, parsed again: after a reload they come from a file. One that does not parse is left out. */

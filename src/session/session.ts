@@ -30,6 +30,8 @@ export class Session {
   private readonly waiting = new Map<number, WaitingAnswer>();
   /** Ends the running turn without the agent's answer (it ignored a cancel). */
   private abandonTurn: (() => void) | undefined;
+  /** A message sent into the running turn (`interject`), its prompt call still open. */
+  private interjected: Promise<{ stopReason: StopReason }> | undefined;
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
   /** Runs after the user message is shown and before the prompt is sent (the edits layer's snapshot); bounded by it. */
   private prepareTurn: (() => Promise<void>) | undefined;
@@ -104,7 +106,14 @@ export class Session {
       this.state.carryOver = undefined;
       // If we stop waiting, the agent's late answer (or error) must not surface as an unhandled rejection.
       call.catch(() => undefined);
-      const result = await Promise.race([call, abandoned]);
+      let result = await Promise.race([call, abandoned]);
+      // A message taken mid-turn: the agent ends this prompt when it picks that one up, whose prompt goes on.
+      while (result !== 'abandoned' && result.stopReason !== 'cancelled' && this.interjected) {
+        const next = this.interjected;
+        this.interjected = undefined;
+        result = await Promise.race([next, abandoned]);
+      }
+      this.interjected = undefined;
       if (result === 'abandoned') {
         this.state.addError(`The agent did not stop within ${CANCEL_GRACE_MS / 1000} s of Stop; Howdah stopped waiting for it.`, undefined, false);
         this.finishTurn('cancelled');
@@ -119,11 +128,37 @@ export class Session {
       }
       clearTimeout(this.cancelTimer);
       this.abandonTurn = undefined;
+      this.interjected = undefined;
       this.endOpenToolCalls('failed');
       this.state.addError(errorMessage(error), errorDetail(error), true);
       this.state.endTurn();
       throw error;
     }
+  }
+
+  /**
+   * Whether the agent takes a message while a turn runs, into that turn: claude-agent-acp advertises it as
+   * `_meta.claudeCode.promptQueueing` (a second session/prompt joins the running one, which then ends with
+   * end_turn while the second goes on).
+   */
+  get takesMessagesMidTurn(): boolean {
+    const meta = this.acp?.agent?._meta as { claudeCode?: { promptQueueing?: unknown } } | undefined;
+    return meta?.claudeCode?.promptQueueing === true;
+  }
+
+  /**
+   * Sends a message into the running turn (Send now, with an agent that takes it): it is shown now, the agent reads
+   * it at its next step, and the turn goes on until the agent is done with both. False when the agent does not take
+   * messages mid-turn or no turn runs; the caller then stops the turn and sends it after.
+   */
+  interject(blocks: PromptBlock[]): boolean {
+    if (this.state.turn !== 'running' || !this.takesMessagesMidTurn || this.interjected) return false;
+    this.state.addUserMessage(blocks);
+    const call = this.connection().call('prompt', { sessionId: this.sessionId, prompt: blocks });
+    // Settled by the running turn's `prompt`, which waits for it; unanswered after a cancel, it must not surface.
+    call.catch(() => undefined);
+    this.interjected = call;
+    return true;
   }
 
   /** Cancels the running turn: unfinished tool calls show as cancelled at once, waiting prompts are answered. */

@@ -138,7 +138,8 @@ export interface HeaderView {
   readonly models?: PickerView;
   readonly configOptions: readonly ConfigOptionView[];
   readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
-  readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean };
+  /** `midTurn`: the agent takes a message while a turn runs (Send now goes into the turn). */
+  readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
   /** The workspace folders (file paths), so paths inside them are shown relative to them. */
   readonly workspaceFolders?: readonly WorkspaceFolderView[];
 }

@@ -148,6 +148,33 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
     await queuedMessageReachesModel(await claudeAgent(), model, (command) => ({ tool: { name: 'Bash', input: { command, description: 'Slow check' } } }));
   });
 
+  it('Send now on a queued message goes into the running turn (claude-agent-acp takes messages mid-turn): the model sees it, nothing is stopped', async () => {
+    model.script([
+      (request) => (request.prompt.includes('howdah-interjected') ? { text: `Saw it: ${request.prompt.trim()}` } : { tool: { name: 'Bash', input: { command: 'sleep 3 && echo howdah-slow', description: 'Slow check' } } }),
+      // Claude Code hands the model a message sent mid-turn with the next tool result.
+      (request) => ({ text: request.toolResults.some((r) => r.text.includes('howdah-interjected')) ? 'Saw it: howdah-interjected, with the tool result' : 'Slow check done.' }),
+    ]);
+    const api = await howdah();
+    const key = await api.newSession(await claudeAgent());
+    api.setActive(key);
+    const snapshot = () => api.snapshot(key) as { turn: string; queue: { id: number; text: string }[]; entries: { kind: string; role?: string; text?: string; stopReason?: string }[] };
+    const first = api.panelIntent({ type: 'send', text: 'Run the slow check', attachments: [] });
+    const answered = answerAll(key, first);
+    await waitFor('the slow command to be under way', () => toolCalls(api.snapshot(key)).some((c) => c.status === 'pending' || c.status === 'in_progress') || undefined, 30000);
+    await api.panelIntent({ type: 'send', text: 'and also say howdah-interjected', attachments: [] });
+    const queued = snapshot().queue[0];
+    assert.equal(queued?.text, 'and also say howdah-interjected');
+    await api.panelIntent({ type: 'queueSendNow', id: queued.id });
+    assert.deepEqual(snapshot().queue, [], 'out of the queue, into the turn');
+    assert.equal(snapshot().turn, 'running', 'the turn was not stopped');
+    await first;
+    await waitFor('the turn to end', () => snapshot().turn === 'idle' || undefined, 60000);
+    const s = snapshot();
+    assert.deepEqual(s.entries.filter((e) => e.kind === 'message' && e.role === 'user').map((e) => e.text), ['Run the slow check', 'and also say howdah-interjected']);
+    assert.match(agentText(s), /Saw it: howdah-interjected/, `the model read it within the turn (permissions: ${answered.join('; ') || 'none'})`);
+    assert.deepEqual(s.entries.filter((e) => e.kind === 'turn-end').map((e) => e.stopReason), ['end_turn'], 'one turn, never cancelled');
+  });
+
   it('Edit message: the new session’s first model request carries the turns before it and the edit, not the discarded turn', async () => {
     await editAndResendCarriesOnlyTheKeptTurns(await claudeAgent(), model);
   });

@@ -19,6 +19,8 @@ export class QueueList {
   private readonly heading = h('div', { class: 'queue-heading', id: 'queue-heading' });
   private readonly list = h('div', { class: 'queue-items' });
   private readonly items = new Map<number, QueuedItem>();
+  /** The agent takes a message mid-turn: Send now goes into the turn instead of stopping it. */
+  private midTurn = false;
 
   constructor(
     private readonly post: Post,
@@ -27,6 +29,12 @@ export class QueueList {
   ) {
     this.element = h('div', { class: 'queue', role: 'group', 'aria-labelledby': 'queue-heading' }, this.heading, this.list);
     this.element.hidden = true;
+  }
+
+  setMidTurn(midTurn: boolean): void {
+    if (this.midTurn === midTurn) return;
+    this.midTurn = midTurn;
+    for (const item of this.items.values()) item.setMidTurn(midTurn);
   }
 
   /** `reset`: a snapshot (the panel opened or caught up), whose items are not news to announce. */
@@ -49,6 +57,7 @@ export class QueueList {
       if (item) item.update(view);
       else {
         item = new QueuedItem(view, this.post);
+        item.setMidTurn(this.midTurn);
         this.items.set(view.id, item);
         added.push(view);
       }
@@ -84,6 +93,7 @@ class QueuedItem {
   private readonly chips = h('div', { class: 'queued-chips', role: 'list', 'aria-label': 'Attachments' });
   private readonly actions: HTMLElement;
   private readonly footer: HTMLElement;
+  private readonly sendNow: HTMLButtonElement;
   private editor: HTMLElement | undefined;
   private expanded = false;
 
@@ -93,7 +103,7 @@ class QueuedItem {
   ) {
     const edit = button('edit', 'Edit', 'Edit this message', 'edit');
     const remove = button('trash', 'Remove', 'Remove it from the queue', 'remove');
-    const sendNow = button('send', 'Send now', 'Stop the turn and send this now', 'send-now');
+    const sendNow = (this.sendNow = button('send', 'Send now', STOP_AND_SEND, 'send-now'));
     edit.addEventListener('click', () => this.startEdit());
     remove.addEventListener('click', () => post({ type: 'queueRemove', id: this.view.id }));
     sendNow.addEventListener('click', () => post({ type: 'queueSendNow', id: this.view.id }));
@@ -110,6 +120,10 @@ class QueuedItem {
 
   get editing(): boolean {
     return this.editor !== undefined;
+  }
+
+  setMidTurn(midTurn: boolean): void {
+    this.sendNow.title = midTurn ? INTO_THE_TURN : STOP_AND_SEND;
   }
 
   update(view: QueuedView): void {
@@ -201,6 +215,9 @@ class QueuedItem {
     this.focus('edit');
   }
 }
+
+const STOP_AND_SEND = 'Stop the turn and send this now';
+const INTO_THE_TURN = 'Send this now, into the running turn: the agent reads it at its next step';
 
 function button(codicon: string, label: string, title: string, action: string): HTMLButtonElement {
   return h('button', { type: 'button', class: 'secondary small', title, 'data-action': action }, icon(codicon), label);

@@ -76,6 +76,29 @@ describe('prompt queue control', () => {
     assert.deepEqual(t.sent, ['two', 'one'], 'idle: sent at once');
   });
 
+  it('Send now with an agent that takes messages mid-turn sends into the running turn without stopping it; a refusal falls back to Stop', async () => {
+    const t = setup();
+    Object.defineProperty(t.target.session, 'takesMessagesMidTurn', { get: () => true });
+    const interjected: string[] = [];
+    let take = true;
+    const control = new PromptQueueControl(
+      { onDidChange: new Emitter<void>().event, active: t.target, list: () => [t.target], setActive: () => undefined, prompt: async () => undefined, cancel: async (key) => void t.cancelled.push(key) },
+      async () => undefined,
+      async (_target, text) => (take ? (interjected.push(text), true) : false),
+    );
+    t.startTurn();
+    const one = t.state.queue.add('one', [])!;
+    const two = t.state.queue.add('two', [])!;
+    await control.sendNow(t.target, two.id);
+    assert.deepEqual(interjected, ['two']);
+    assert.deepEqual(t.cancelled, [], 'the turn goes on');
+    assert.deepEqual(t.state.queue.items.map((m) => m.text), ['one']);
+    take = false;
+    await control.sendNow(t.target, one.id);
+    assert.deepEqual(t.cancelled, ['k'], 'refused: stopped, then sent');
+    assert.deepEqual(t.state.queue.items.map((m) => m.text), ['one'], 'still first in the queue, to go after the Stop');
+  });
+
   it('a message the session could not take goes back to the front; a damaged attachment is left out', async () => {
     const t = setup();
     t.refuse();

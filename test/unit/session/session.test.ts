@@ -26,6 +26,42 @@ describe('session turns and permissions', () => {
     assert.ok(session.state.entries[2].kind === 'turn-end' && session.state.entries[2].stopReason === 'max_tokens');
   });
 
+  it('a message sent into the running turn (an agent that takes them, like claude-agent-acp): one turn, until the agent is done with both', async () => {
+    const { peer, session } = await memorySession({ agentCapabilities: { _meta: { claudeCode: { promptQueueing: true } } } });
+    assert.equal(session.takesMessagesMidTurn, true);
+    const ended: unknown[] = [];
+    session.state.onChange((c) => c.type === 'turn-ended' && ended.push(c.stopReason));
+    const turn = session.prompt([{ type: 'text', text: 'first' }]);
+    const first = await peer.next();
+    assert.equal(session.interject([{ type: 'text', text: 'and this too' }]), true);
+    assert.equal(session.interject([{ type: 'text', text: 'a third' }]), false, 'one at a time');
+    const second = await peer.next();
+    assert.equal(second.method, 'session/prompt');
+    assert.deepEqual((second.params as { prompt: unknown }).prompt, [{ type: 'text', text: 'and this too' }]);
+    // The agent picks up the second: the first prompt ends, the turn does not.
+    peer.send({ jsonrpc: '2.0', id: first.id, result: { stopReason: 'end_turn' } });
+    await tick(10);
+    assert.equal(session.state.turn, 'running');
+    assert.deepEqual(ended, []);
+    peer.send(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Both done.' } }));
+    peer.send({ jsonrpc: '2.0', id: second.id, result: { stopReason: 'max_tokens' } });
+    assert.equal(await turn, 'max_tokens', 'the turn ends with how the last prompt ended');
+    assert.deepEqual(ended, ['max_tokens']);
+    assert.deepEqual(session.state.entries.filter((e) => e.kind === 'message').map((e) => e.kind === 'message' && [e.role, e.text]), [['user', 'first'], ['user', 'and this too'], ['agent', 'Both done.']]);
+    assert.equal(session.interject([{ type: 'text', text: 'idle' }]), false, 'not without a running turn');
+  });
+
+  it('an agent that does not take messages mid-turn is not sent one', async () => {
+    const { peer, session } = await setup();
+    assert.equal(session.takesMessagesMidTurn, false);
+    const turn = session.prompt([{ type: 'text', text: 'first' }]);
+    const req = await peer.next();
+    assert.equal(session.interject([{ type: 'text', text: 'no' }]), false);
+    peer.send({ jsonrpc: '2.0', id: req.id, result: { stopReason: 'end_turn' } });
+    assert.equal(await turn, 'end_turn');
+    assert.equal(session.state.userMessageCount, 1);
+  });
+
   it('makes a permission request a state of its tool call, created from the request when never announced', async () => {
     const { peer, session } = await setup();
     void session.prompt([{ type: 'text', text: 'go' }]);

@@ -5,9 +5,9 @@ import { MemoryPeer } from './memoryPeer';
 
 /**
  * A Session with id `s1` wired to an in-memory agent: the test plays the agent through `peer`. With `initialize`, the
- * connection has been initialized first (protocol version 1, default capabilities).
+ * connection has been initialized first (protocol version 1, the agent's capabilities `agentCapabilities` or the defaults).
  */
-export async function memorySession(options: { initialize?: boolean } = {}): Promise<{ peer: MemoryPeer; session: Session; acp: AcpConnection }> {
+export async function memorySession(options: { initialize?: boolean; agentCapabilities?: Record<string, unknown> } = {}): Promise<{ peer: MemoryPeer; session: Session; acp: AcpConnection }> {
   const peer = new MemoryPeer();
   let session!: Session;
   const acp = new AcpConnection(peer.toUs, peer.fromUs, buildClientCapabilities({ readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }), {
@@ -16,7 +16,7 @@ export async function memorySession(options: { initialize?: boolean } = {}): Pro
   });
   if (options.initialize ?? true) {
     const init = acp.initialize({ name: 't', version: '0' });
-    peer.send({ jsonrpc: '2.0', id: (await peer.next()).id, result: { protocolVersion: 1 } });
+    peer.send({ jsonrpc: '2.0', id: (await peer.next()).id, result: { protocolVersion: 1, ...(options.agentCapabilities ? { agentCapabilities: options.agentCapabilities } : {}) } });
     await init;
   }
   session = new Session(acp, 's1', {});
