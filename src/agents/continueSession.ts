@@ -1,12 +1,13 @@
 import { ErrorCode, RpcError } from '../acp/errors';
 import type { LoadSessionResult, McpServer } from '../acp/schema/agentMethods';
 import type { Managed, Started } from './managedSession';
+import { conversationContext } from '../session/conversationContext';
 import { during } from './startFailure';
 
 /**
  * The session call of a restart on connection `s`: `session/load` when there is no transcript here yet (its replay
  * is the transcript), else `session/resume`, else `session/load` with its replay dropped, else — or when the agent
- * refuses both — a new session, said in the transcript.
+ * refuses both — a new session, said in the transcript, which gets the conversation with the next message.
  */
 export async function continueSession(managed: Managed, s: Started, empty: boolean, mcpServers: McpServer[]): Promise<{ sessionId: string; setup: LoadSessionResult }> {
   const { acp } = s.connection;
@@ -34,10 +35,15 @@ export async function continueSession(managed: Managed, s: Started, empty: boole
     managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
   }
   const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
-  managed.session.state.addError(
+  // The agent forgot it, Howdah did not: the transcript goes to it with the next message, as a hand-over's does.
+  const { state } = managed.session;
+  const context = conversationContext(state, { fromAgent: managed.agentName });
+  if (context.included > 0 && state.carryOver === undefined) state.carryOver = context.text;
+  const then = context.included > 0 ? `the conversation so far (${context.included} messages and tool calls) goes to it with your next message` : 'there was nothing to remember yet';
+  state.addError(
     refusal
-      ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`
-      : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; it does not remember what came before.`,
+      ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; ${then}.`
+      : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; ${then}.`,
     undefined,
     false,
   );

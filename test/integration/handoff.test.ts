@@ -97,6 +97,20 @@ describe('hand over a conversation to another agent', function () {
     assert.match(agentText(api.snapshot(carried)), /Received 2 prompt block\(s\)/, 'the conversation up to there goes with the first prompt');
   });
 
+  it('an agent that cannot resume gets the conversation with the next message after a restart (a branch read back, a reload)', async () => {
+    const api = await howdah();
+    const key = await api.newSession(await registerAgent('echo', 'test:echo', {}, 'Fake Echo'));
+    await api.prompt(key, 'remember howdah-delta');
+    await api.stopAll();
+    assert.equal(await api.prompt(key, 'and now?'), 'end_turn');
+    const s = snap(api, key);
+    assert.ok(s.entries.some((e) => e.kind === 'error' && /cannot resume sessions: this is a new conversation for the agent; the conversation so far \(2 messages and tool calls\) goes to it with your next message/.test((e as { message?: string }).message ?? '')));
+    const heard = s.entries.filter((e) => e.kind === 'message' && e.role === 'agent').at(-1)?.text ?? '';
+    assert.match(heard, /^Received 2 prompt block\(s\):/, 'the conversation, then the message');
+    assert.match(heard, /howdah-delta/);
+    assert.match(heard, /- text: "and now\?"\s*$/);
+  });
+
   it('Edit message: the files go back to before it (asked first), the conversation continues from there as a new branch, and the old branch is a click away', async () => {
     const api = await howdah();
     const file = path.join(workspaceFolder().fsPath, 'edit-resend.txt');
