@@ -50,6 +50,8 @@ export interface HowdahApi {
   panelIntent(message: unknown): Promise<void>;
   /** What the Add … to Chat commands (selection, file, problems, terminal selection) last attached to the prompt. */
   panelAttachments(): unknown[];
+  /** The unsaved-files notice holding a sent message: its id (for `unsavedChoice`) and the files. */
+  panelUnsavedNotice(): { id: number; files: string[] } | undefined;
   /** Closes the session as the Close Session command does: its agent stops, everything created for it goes. */
   close(sessionKey: string): Promise<void>;
   /** Closes the session and deletes its saved transcript, as Delete Conversation does. */

@@ -65,6 +65,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     panelGate: () => (panel.gate ? JSON.parse(JSON.stringify(panel.gate)) : undefined),
     panelIntent: (message) => panel.intent(message),
     panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
+    panelUnsavedNotice: () => panel.unsavedNotice,
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),

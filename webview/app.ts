@@ -7,6 +7,7 @@ import { PromptEditor } from './prompt/promptEditor';
 import type { Post } from './render/contentBlocks';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
+import { UnsavedNotice } from './render/unsavedNotice';
 import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
 import { Transcript } from './render/transcript';
@@ -28,6 +29,7 @@ export class ChatApp {
   private readonly plan = new PlanView();
   private readonly prompt: PromptEditor;
   private readonly queue: QueueList;
+  private readonly unsaved: UnsavedNotice;
   private readonly announcer = new Announcer();
   private frame: number | undefined;
   private fallback: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +56,8 @@ export class ChatApp {
     this.transcript = new Transcript(this.store, post, this.announcer);
     this.prompt = new PromptEditor(host);
     this.queue = new QueueList(post, this.announcer, () => this.prompt.focus());
-    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.prompt.element, this.announcer.element);
+    this.unsaved = new UnsavedNotice(post, this.announcer, () => this.prompt.focus());
+    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
@@ -82,6 +85,12 @@ export class ChatApp {
         return this.prompt.focus();
       case 'gate':
         return this.gate.update(message.gate);
+      case 'unsaved':
+        return this.unsaved.update(message.notice);
+      case 'draft':
+        this.prompt.restore(message.text, message.attachments);
+        this.prompt.focus();
+        return;
     }
   }
 

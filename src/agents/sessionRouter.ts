@@ -58,7 +58,7 @@ export class SessionRouter {
       sessionUpdate: (notification) => this.deliver(notification),
       requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
       readTextFile: async (params) => {
-        own(params.sessionId);
+        own(params.sessionId).noteClientRead();
         return (this.files ?? files).read(params);
       },
       writeTextFile: async (params, signal) => {

@@ -6,6 +6,7 @@ import type { PanelSession, PanelSessions } from './panelSessions';
 import { problemsAttachment, terminalSelectionAttachment } from './editorContext';
 import { buildPromptBlocks } from './promptBlocks';
 import { PromptQueueControl } from './promptQueueControl';
+import { UnsavedGuard } from './unsavedGuard';
 import type { Attachment, HostMessage, WebviewMessage, WebviewMessageOf } from '../shared/protocol';
 import type { ToolDiffViewer } from './toolDiff';
 import { userTurnIndex } from './viewModel';
@@ -51,8 +52,11 @@ export class ChatIntents implements vscode.Disposable {
   private starting: Promise<PanelSession | undefined> | undefined;
 
   private readonly queue: PromptQueueControl;
+  /** Holds a message while unsaved files are shown (`howdah.saveBeforePrompt`). */
+  readonly unsaved: UnsavedGuard;
 
   constructor(private readonly deps: Dependencies) {
+    this.unsaved = new UnsavedGuard(deps.post, (target, text, attachments) => this.sendTo(target, text, attachments));
     this.queue = new PromptQueueControl(
       deps.sessions,
       (target, text, attachments) => this.sendTo(target, text, attachments),
@@ -119,6 +123,8 @@ export class ChatIntents implements vscode.Disposable {
       case 'editMessage':
         if (active) await this.deps.forks?.editAndResend(active.key, message.entryId, message.text);
         return;
+      case 'unsavedChoice':
+        return this.unsaved.choose(message);
       case 'switchBranch': {
         const turn = active && userTurnIndex(active.session.state.entries, message.entryId);
         if (active && turn !== undefined) await this.deps.branches?.switchTo(active.key, turn, message.direction);
@@ -166,6 +172,7 @@ export class ChatIntents implements vscode.Disposable {
       }
       return;
     }
+    if (!(await this.unsaved.mayGo(target, message.text, message.attachments))) return;
     await this.sendTo(target, message.text, message.attachments);
   }
 

@@ -20,6 +20,8 @@ export interface ChatPanelProbe {
   readonly gate: GateView | undefined;
   /** What the Add … to Chat commands last attached to the prompt. */
   readonly attached: readonly Attachment[];
+  /** The unsaved-files notice holding a message, if one is shown. */
+  readonly unsavedNotice: { id: number; files: string[] } | undefined;
   /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
   intent(raw: unknown): Promise<void>;
 }
@@ -87,6 +89,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
   gate?.onDidChange(postGate);
   provider.onReady = () => {
     if (gate) postGate();
+    intents.unsaved.repost();
   };
 
   const handle = async (message: WebviewMessage): Promise<void> => {
@@ -128,6 +131,9 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     },
     get attached() {
       return lastAttached;
+    },
+    get unsavedNotice() {
+      return intents.unsaved.notice;
     },
     async intent(raw) {
       const message = parseWebviewMessage(raw, (reason) => output.warn(reason));

@@ -30,6 +30,7 @@ export class Session {
   private readonly waiting = new Map<number, WaitingAnswer>();
   /** Ends the running turn without the agent's answer (it ignored a cancel). */
   private abandonTurn: (() => void) | undefined;
+  private clientReads = false;
   /** A message sent into the running turn (`interject`), its prompt call still open. */
   private interjected: Promise<{ stopReason: StopReason }> | undefined;
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
@@ -134,6 +135,15 @@ export class Session {
       this.state.endTurn();
       throw error;
     }
+  }
+
+  /** The agent asked Howdah for a file (fs/read_text_file) in this session: it sees unsaved editor text. */
+  get readsFilesThroughClient(): boolean {
+    return this.clientReads;
+  }
+
+  noteClientRead(): void {
+    this.clientReads = true;
   }
 
   /**

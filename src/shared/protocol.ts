@@ -240,6 +240,10 @@ export type HostMessage =
   | { readonly type: 'fileResults'; readonly requestId: number; readonly files: readonly FileMatchView[] }
   | { readonly type: 'attach'; readonly attachments: readonly Attachment[] }
   | { readonly type: 'focusPrompt' }
+  /** A sent message is held: these workspace files have unsaved changes the agent would not see (null: gone). */
+  | { readonly type: 'unsaved'; readonly notice: { readonly id: number; readonly files: readonly string[] } | null }
+  /** Back into the prompt box: a held message the user cancelled. */
+  | { readonly type: 'draft'; readonly text: string; readonly attachments: readonly Attachment[] }
   | GateMessage;
 
 // ─── Webview → host (parsed on arrival) ─────────────────────────────────────────────────────────────────────────
@@ -299,6 +303,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('editMessage'), entryId: z.number().int().nonnegative(), text: z.string().min(1).max(MAX_TEXT) }),
   /** "Previous branch" (-1) / "Next branch" (1) on the edited user message with this entry id. */
   z.object({ type: z.literal('switchBranch'), entryId: z.number().int().nonnegative(), direction: z.union([z.literal(-1), z.literal(1)]) }),
+  /** The unsaved-files notice: Save all and send, Send anyway, Cancel (the message back in the prompt), the setting. */
+  z.object({ type: z.literal('unsavedChoice'), id: z.number().int().nonnegative(), choice: z.enum(['save', 'send', 'cancel', 'settings']) }),
   /** A queued message's Edit (new text), Remove and Send now (stop the turn, then send it). */
   z.object({ type: z.literal('queueEdit'), id: z.number().int().nonnegative(), text: z.string().max(MAX_TEXT) }),
   z.object({ type: z.literal('queueRemove'), id: z.number().int().nonnegative() }),

@@ -83,4 +83,74 @@ describe('editor and terminal context for the chat', function () {
     assert.equal(await vscode.env.clipboard.readText(), 'what the user had copied');
     terminal.dispose();
   });
+
+  it('unsaved files are said before a prompt goes to an agent that reads the disk: Save all and send, Send anyway, Cancel', async () => {
+    const api = await howdah();
+    const key = await api.newSession(await registerAgent('echo', 'test:echo', {}, 'Fake Echo'));
+    api.setActive(key);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '// typed, not saved\n');
+    await vscode.workspace.applyEdit(edit);
+    assert.ok(doc.isDirty);
+    const users = () => (api.snapshot(key) as { entries: { role?: string; text?: string }[] }).entries.filter((e) => e.role === 'user').map((e) => e.text);
+
+    await api.panelIntent({ type: 'send', text: 'fix it', attachments: [] });
+    const notice = api.panelUnsavedNotice();
+    assert.deepEqual(notice?.files, [path.basename(file)], 'the unsaved file is named');
+    assert.deepEqual(users(), [], 'the message waits for the choice');
+    await api.panelIntent({ type: 'unsavedChoice', id: notice!.id, choice: 'save' });
+    assert.equal(doc.isDirty, false, 'Save all and send saved it');
+    assert.ok(fs.readFileSync(file, 'utf8').startsWith('// typed, not saved'));
+    assert.deepEqual(users(), ['fix it'], 'then sent');
+    assert.equal(api.panelUnsavedNotice(), undefined);
+
+    await vscode.workspace.applyEdit(edit);
+    await api.panelIntent({ type: 'send', text: 'as it is', attachments: [] });
+    await api.panelIntent({ type: 'unsavedChoice', id: api.panelUnsavedNotice()!.id, choice: 'send' });
+    assert.ok(doc.isDirty, 'Send anyway leaves the editor unsaved');
+    assert.deepEqual(users(), ['fix it', 'as it is']);
+
+    await api.panelIntent({ type: 'send', text: 'never mind', attachments: [] });
+    const held = api.panelUnsavedNotice()!;
+    await api.panelIntent({ type: 'unsavedChoice', id: held.id + 1, choice: 'send' });
+    assert.ok(api.panelUnsavedNotice(), 'a choice for another notice does nothing');
+    await api.panelIntent({ type: 'unsavedChoice', id: held.id, choice: 'cancel' });
+    assert.deepEqual(users(), ['fix it', 'as it is'], 'Cancel sends nothing');
+
+    // A file attached to the prompt goes with its unsaved text when the agent takes embedded context.
+    const embedding = await api.newSession(await registerAgent('echo-embedded', 'test:echo-embedded', {}, 'Fake Embedder'));
+    api.setActive(embedding);
+    const uri = vscode.Uri.file(file).toString();
+    await api.panelIntent({ type: 'send', text: 'this one', attachments: [{ kind: 'file', uri, label: path.basename(file) }] });
+    assert.equal(api.panelUnsavedNotice(), undefined, 'nothing else is unsaved: no notice');
+    await waitFor('the attached file sent, unsaved text and all', () => /resource: \S+ \(\d+ chars\)/.test(agentText(api.snapshot(embedding))));
+    api.setActive(key);
+
+    await vscode.workspace.getConfiguration('howdah').update('saveBeforePrompt', 'never', vscode.ConfigurationTarget.Global);
+    try {
+      await api.panelIntent({ type: 'send', text: 'no questions', attachments: [] });
+      assert.equal(api.panelUnsavedNotice(), undefined);
+      assert.deepEqual(users().at(-1), 'no questions', 'never: sent at once');
+    } finally {
+      await vscode.workspace.getConfiguration('howdah').update('saveBeforePrompt', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await doc.save();
+  });
+
+  it('an agent that reads files through Howdah sees unsaved text, so it is not asked about', async () => {
+    const api = await howdah();
+    const rel = path.basename(file);
+    const key = await api.newSession(await registerAgent('files-read', 'test:files-read', { READ_TARGET: rel }));
+    api.setActive(key);
+    await api.prompt(key, 'read it');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '// unsaved\n');
+    await vscode.workspace.applyEdit(edit);
+    await api.panelIntent({ type: 'send', text: 'again', attachments: [] });
+    assert.equal(api.panelUnsavedNotice(), undefined);
+    await waitFor('the message sent', () => agentText(api.snapshot(key)).includes('all=// unsaved'));
+    await doc.save();
+  });
 });

@@ -99,6 +99,13 @@ export class PromptEditor {
     this.renderChips();
   }
 
+  /** A message the host gave back (the user cancelled sending it): in the box again, before what was typed since. */
+  restore(text: string, attachments: readonly Attachment[]): void {
+    const typed = this.textarea.value;
+    this.setValue(typed.trim() === '' ? text : `${text}\n${typed}`, 'end');
+    this.attach(attachments);
+  }
+
   fileResults(requestId: number, files: readonly FileMatchView[]): void {
     if (requestId !== this.searchId || !this.currentMention()) return;
     this.completion.show(
