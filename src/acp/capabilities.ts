@@ -25,6 +25,8 @@ export function buildClientCapabilities(settings: CapabilitySettings): ClientCap
     terminal: settings.terminal !== 'off',
     auth: { terminal: settings.terminalAuth },
     session: { configOptions: { boolean: {} }, notices: {} },
+    // Forms the user fills in, in the transcript or the start area (DIGEST §19). Not `url`: see elicitationUrl.
+    elicitation: { form: {} },
     // Agents that run commands themselves then stream the output to us (Claude Code, Pi): agents-in-the-wild.md.
     _meta: { terminal_output: true },
   };

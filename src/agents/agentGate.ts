@@ -27,7 +27,7 @@ export function agentGate(manager: SessionManager, newSession: NewSessionFlow): 
       const trusted = manager.trust.isTrusted;
       const mustChoose = !signIn && trusted && manager.list().length === 0 && !manager.registry.hasDefault();
       const startFailure = manager.startFailure;
-      return { signIn, trusted, startFailure, availability: mustChoose ? await manager.registry.availability() : undefined };
+      return { question: manager.startQuestions.current, signIn, trusted, startFailure, availability: mustChoose ? await manager.registry.availability() : undefined };
     },
     chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
     async chooseAgent(agentId) {

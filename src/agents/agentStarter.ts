@@ -10,6 +10,7 @@ import type { Started } from './managedSession';
 import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
+import type { StartQuestions } from './startQuestions';
 import { during, markStep } from './startFailure';
 import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -25,6 +26,7 @@ export class AgentStarter {
     private readonly version: string,
     private readonly trust: WorkspaceTrust,
     private readonly terminals?: TerminalsService,
+    private readonly startQuestions?: StartQuestions,
   ) {}
 
   /**
@@ -34,7 +36,7 @@ export class AgentStarter {
   async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
     this.trust.check();
     const spec = await during('spawn', undefined, () => this.registry.launchSpec(agent, cwd, args));
-    const router = new SessionRouter(spec.cwd, log, this.terminals);
+    const router = new SessionRouter(spec.cwd, log, this.terminals, this.startQuestions);
     const scope = new DisposableStore(`connection ${agent.id}`);
     const connection = router.launch(spec, agent.name, this.version, scope);
     try {

@@ -7,6 +7,8 @@ import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
 import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
+import type { ElicitationRecord } from '../session/elicitationRecord';
+import type { ElicitationAnswer, PendingElicitations } from '../session/elicitations';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
@@ -16,6 +18,7 @@ import { Managed, newKey, type ManagedSession, type Started } from './managedSes
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
+import { StartQuestions } from './startQuestions';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
@@ -51,6 +54,8 @@ export class SessionManager implements vscode.Disposable {
   /** A session's agent ended by itself; the decision says whether it is being restarted. */
   readonly onDidCrash = this.crashes.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
+  /** Questions agents ask while they start (request-scope elicitation), shown in the panel's start area. */
+  readonly startQuestions = new StartQuestions(() => this.changed.fire());
   private readonly starter: AgentStarter;
   private readonly runner: SessionRunner;
   /** Agents start only in a trusted workspace. */
@@ -62,7 +67,7 @@ export class SessionManager implements vscode.Disposable {
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -91,6 +96,20 @@ export class SessionManager implements vscode.Disposable {
 
   chooseSignIn(choiceId: string | undefined, key?: string): void {
     this.signIns.answer(choiceId, key);
+  }
+
+  /** The agent's question `key` still waiting on the user, in a session or the start area. */
+  question(key: number): ElicitationRecord | undefined {
+    return this.questionsWith(key)?.pending.find((r) => r.key === key) ?? this.startQuestions.find(key);
+  }
+
+  answerQuestion(key: number, answer: ElicitationAnswer): boolean {
+    const questions = this.questionsWith(key);
+    return questions ? questions.answer(key, answer) : this.startQuestions.answer(key, answer);
+  }
+
+  private questionsWith(key: number): PendingElicitations | undefined {
+    return [...this.sessions.values()].map((m) => m.session.elicitations).find((q) => q.has(key));
   }
 
   /** Starts the agent and a session with it. Throws (after telling the user, also in `startFailure`) when it cannot. */

@@ -80,6 +80,10 @@ export class ChatIntents implements vscode.Disposable {
           this.deps.post({ type: 'focusPrompt' });
         }
         return;
+      case 'elicitation':
+        // The page may show a question already answered (by Stop, the agent, a notification): nothing to do then.
+        if (!this.deps.sessions.answerQuestion?.(message.key, { action: message.action, inputs: message.inputs })) this.deps.post({ type: 'focusPrompt' });
+        return;
       case 'setMode':
         return this.guard('change the mode', active?.session.setMode(message.modeId));
       case 'setConfigOption':

@@ -1,4 +1,6 @@
+import type { ElicitationRecord } from '../session/elicitationRecord';
 import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
+import { elicitationView } from './elicitationView';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
 export interface GateAgent {
@@ -11,6 +13,8 @@ export interface GateAgent {
 
 export interface GateState {
   readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
+  /** A question an agent asks while it starts (src/agents/startQuestions.ts's StartQuestion fits). */
+  readonly question?: { readonly agentName: string; readonly record: ElicitationRecord };
   readonly trusted: boolean;
   /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
   readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
@@ -21,11 +25,13 @@ export interface GateState {
 const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
 
 /**
- * What the panel shows before a conversation can go on; pure. A sign-in question comes first (an agent is waiting),
+ * What the panel shows before a conversation can go on; pure. An agent's question comes first, then a sign-in question (an agent is waiting),
  * then an untrusted workspace (nothing can start), then why an agent could not start, then the first-run agent list,
  * installed agents first.
  */
 export function gateView(state: GateState): GateView | undefined {
+  // The agent waits on this answer inside one of our requests; nothing else can move until it is answered.
+  if (state.question) return { kind: 'elicitation', agentName: state.question.agentName, elicitation: elicitationView(state.question.record) };
   if (state.signIn) {
     const { agentName, message, choices } = state.signIn;
     return { kind: 'signIn', agentName, message, choices: choices.map((c) => ({ id: c.id, label: c.label, description: c.description })) };

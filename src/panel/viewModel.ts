@@ -15,6 +15,7 @@ import type {
   ToolView,
 } from '../shared/protocol';
 import { formatCommandLine } from '../terminals/launchPlan';
+import { elicitationView } from './elicitationView';
 import type { TerminalTail } from './terminalTails';
 
 /**
@@ -55,6 +56,10 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Term
       return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}) };
     case 'error':
       return { kind: 'error', id: entry.id, message: entry.message, detail: entry.detail, retryable: entry.retryable };
+    case 'elicitation': {
+      const toolCallId = entry.elicitation.toolCallId;
+      return { kind: 'elicitation', id: entry.id, elicitation: elicitationView(entry.elicitation, toolCallId === undefined ? undefined : state.toolCalls.get(toolCallId)?.title) };
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ElicitationView } from './elicitationProtocol';
 
 /**
  * The panel's "before you can chat" states, shown above the conversation instead of a raw error: an agent waiting
@@ -14,6 +15,8 @@ export type GateView =
       readonly message: string;
       readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
     }
+  /** An agent asks the user something while it starts (during authenticate or session/new): answered in the gate. */
+  | { readonly kind: 'elicitation'; readonly agentName: string; readonly elicitation: ElicitationView }
   | { readonly kind: 'untrusted'; readonly message: string }
   | StartErrorView
   | { readonly kind: 'chooseAgent'; readonly agents: readonly AgentChoiceView[] };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ELICITATION_INTENTS, type ElicitationView } from './elicitationProtocol';
 import { GATE_INTENTS, type GateMessage } from './gateProtocol';
 import type { WorkspaceFolderView } from './workspacePaths';
 
@@ -89,7 +90,8 @@ export type EntryView =
   | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
-  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
+  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
+  | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView };
 
 export interface SelectChoiceView {
   readonly value: string;
@@ -281,6 +283,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
   ...GATE_INTENTS,
+  ...ELICITATION_INTENTS,
   /** "Restore files to before this message" on the user message with this entry id. */
   z.object({ type: z.literal('restoreCheckpoint'), entryId: z.number().int().nonnegative() }),
   /** "Fork from here" on the message with this entry id: a new conversation that continues from it. */
