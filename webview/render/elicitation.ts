@@ -92,7 +92,8 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
   const show = (c: Control) => {
     const error = fieldError(c.field, c.read());
     c.error.hidden = !error;
-    c.error.textContent = error ?? '';
+    // A message may quote the agent's pattern: hidden characters shown, like everything else it wrote.
+    c.error.replaceChildren(error ? prose(error) : '');
     for (const el of c.invalidates) {
       if (error) el.setAttribute('aria-invalid', 'true');
       else el.removeAttribute('aria-invalid');
@@ -157,7 +158,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
   const errorId = `${id}-error`;
   const error = h('div', { class: 'field-error', id: errorId, hidden: true });
   const hint = fieldHint(field);
-  const help = field.description || hint ? h('div', { class: 'field-help', id: helpId }, field.description ? h('span', { class: 'agent-words' }, prose(field.description)) : null, hint ? h('span', { class: 'field-hint' }, field.description ? ` (${hint})` : hint) : null) : null;
+  const help = field.description || hint ? h('div', { class: 'field-help', id: helpId }, field.description ? h('span', { class: 'agent-words' }, prose(field.description)) : null, hint ? h('span', { class: 'field-hint' }, prose(field.description ? ` (${hint})` : hint)) : null) : null;
   const describedBy = [help ? helpId : '', errorId].filter(Boolean).join(' ');
   const mark = field.required && field.kind !== 'unknown' ? h('span', { class: 'required-mark', 'aria-hidden': 'true' }, ' *') : null;
   const label = () => h('label', { for: id, class: 'field-label' }, h('span', { class: 'agent-words' }, prose(field.label)), mark);
