@@ -61,6 +61,8 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     panelGate: () => (panel.gate ? JSON.parse(JSON.stringify(panel.gate)) : undefined),
     panelIntent: (message) => panel.intent(message),
     panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
+    recordOpenedLinks: (on) => panel.links.record(on),
+    openedLinks: () => [...panel.links.opened],
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),

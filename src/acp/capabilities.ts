@@ -25,8 +25,9 @@ export function buildClientCapabilities(settings: CapabilitySettings): ClientCap
     terminal: settings.terminal !== 'off',
     auth: { terminal: settings.terminalAuth },
     session: { configOptions: { boolean: {} }, notices: {} },
-    // Forms the user fills in, in the transcript or the start area (DIGEST §19). Not `url`: see elicitationUrl.
-    elicitation: { form: {} },
+    // Forms the user fills in, and links they agree to open (shown in full, opened only on Open), in the transcript
+    // or the start area (DIGEST §19).
+    elicitation: { form: {}, url: {} },
     // Agents that run commands themselves then stream the output to us (Claude Code, Pi): agents-in-the-wild.md.
     _meta: { terminal_output: true },
   };

@@ -8,7 +8,7 @@ import { agentText, howdah, waitFor } from './helpers';
 
 interface ElicitationEntry {
   kind: 'elicitation';
-  elicitation: { key: number; status: string; endedBy?: string; toolCallId?: string; answered?: { label: string; value: string }[]; form?: { fields: { name: string; kind: string }[] } };
+  elicitation: { key: number; mode: string; url?: string; status: string; endedBy?: string; toolCallId?: string; answered?: { label: string; value: string }[]; form?: { fields: { name: string; kind: string }[] } };
 }
 interface Snapshot {
   turn: string;
@@ -74,6 +74,35 @@ describe('elicitation: agents ask the user through a form', function () {
     await api.panelIntent({ type: 'elicitation', key: odd.key, action: 'accept', inputs: { name: 'x' } });
     assert.equal(await third, 'end_turn');
     assert.deepEqual(echoed(api, key, 'ANSWER'), { action: 'accept', content: { name: 'x' } }, 'the unknown field is not sent, even though required');
+  });
+
+  it('url mode: Open opens the link (only then) and answers accept; elicitation/complete closes the card; a javascript: link is never opened', async () => {
+    const key = await api.newSession(await registerAgent('elicit-url', 'test:elicitation-url'));
+    opened.push(key);
+    api.setActive(key);
+    api.recordOpenedLinks(true);
+    try {
+      const turn = api.prompt(key, 'sign in');
+      const question = await waiting(api, key);
+      assert.deepEqual([question.mode, question.url], ['url', 'https://registry.example.com/device?code=ABCD-1234']);
+      assert.deepEqual(api.openedLinks(), [], 'nothing opened before the user agrees');
+      await api.panelIntent({ type: 'elicitation', key: question.key, action: 'accept' });
+      assert.deepEqual(api.openedLinks(), ['https://registry.example.com/device?code=ABCD-1234']);
+      assert.equal(await turn, 'end_turn');
+      assert.deepEqual(echoed(api, key, 'ANSWER'), { action: 'accept' });
+      await waitFor('the card to close', () => questions(snap(api, key))[0].status === 'completed' || undefined);
+
+      const second = api.prompt(key, 'again');
+      const bad = await waitFor('the javascript: link', () => questions(snap(api, key)).find((q) => q.status === 'waiting'));
+      await api.panelIntent({ type: 'elicitation', key: bad.key, action: 'accept' });
+      assert.equal(questions(snap(api, key)).find((q) => q.key === bad.key)?.status, 'waiting', 'not opened, so not accepted');
+      assert.equal(api.openedLinks().length, 1);
+      await api.panelIntent({ type: 'elicitation', key: bad.key, action: 'decline' });
+      assert.equal(await second, 'end_turn');
+      assert.deepEqual(echoed(api, key, 'ANSWER'), { action: 'decline' });
+    } finally {
+      api.recordOpenedLinks(false);
+    }
   });
 
   it('request scope: a question during session/new shows in the start area; the answer reaches the agent and the session opens', async () => {

@@ -20,9 +20,28 @@ const ask = (id: number | string, params: Record<string, unknown> = {}) => ({
 const elicitations = (state: SessionState) => state.entries.flatMap((e) => (e.kind === 'elicitation' ? [e.elicitation] : []));
 
 describe('elicitation in a session', () => {
-  it('advertises form mode in initialize', () => {
+  it('advertises form and url modes in initialize', () => {
     const caps = buildClientCapabilities({ readFiles: true, writeFiles: 'apply', terminal: 'allow', terminalAuth: true });
-    assert.deepEqual(caps.elicitation?.form, {});
+    assert.deepEqual(caps.elicitation, { form: {}, url: {} });
+  });
+
+  it('a link question: Open answers accept, elicitation/complete closes the card; unknown ids are ignored, a live id cannot be reused', async () => {
+    const { peer, session } = await memorySession();
+    const link = { mode: 'url', url: 'https://example.com/device', elicitationId: 'e-1', requestedSchema: undefined };
+    peer.send(ask(20, link));
+    await tick(10);
+    peer.send(ask(21, link));
+    assert.equal((((await peer.next()).error) as { code: number }).code, -32602, 'e-1 is outstanding');
+    const [record] = elicitations(session.state);
+    assert.deepEqual([record.mode, record.url, record.status], ['url', 'https://example.com/device', 'waiting']);
+    assert.equal(session.elicitations.answer(record.key, { action: 'accept' }), true);
+    assert.deepEqual((await peer.next()).result, { action: 'accept' });
+    assert.equal(record.status, 'accepted');
+    peer.send({ jsonrpc: '2.0', method: 'elicitation/complete', params: { elicitationId: 'nobody' } });
+    peer.send({ jsonrpc: '2.0', method: 'elicitation/complete', params: { elicitationId: 'e-1' } });
+    await tick(10);
+    assert.equal(record.status, 'completed');
+    assert.equal(elicitations(session.state).length, 1);
   });
 
   it('a form question becomes a transcript entry; Submit answers accept with typed content and keeps a redacted summary', async () => {
@@ -93,9 +112,9 @@ describe('elicitation in a session', () => {
     assert.deepEqual([elicitations(restored)[0].status, elicitations(restored)[0].endedBy], ['cancelled', 'closed']);
   });
 
-  it('answers -32602 for a mode Howdah did not advertise, an unknown mode, and a form without a usable schema', async () => {
+  it('answers -32602 for a link without its id, an unknown mode, and a form without a usable schema', async () => {
     const { peer } = await memorySession();
-    peer.send(ask(10, { mode: 'url', url: 'https://example.com', elicitationId: 'e1' }));
+    peer.send(ask(10, { mode: 'url', url: 'https://example.com' }));
     peer.send(ask(11, { mode: 'carrier-pigeon' }));
     peer.send(ask(12, { requestedSchema: { type: 'object' } }));
     const errors = [await peer.next(), await peer.next(), await peer.next()].sort((x, y) => Number(x.id) - Number(y.id));
