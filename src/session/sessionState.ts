@@ -4,6 +4,7 @@ import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/s
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ToolCallUpdate } from '../acp/schema/toolCall';
 import type { Entry, HostNote, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, UnrecordedChange, Usage } from './state';
+import { Compactions } from './compactions';
 import type { ElicitationRecord } from './elicitationRecord';
 import { PromptQueue, type QueuedMessage } from './promptQueue';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
@@ -36,6 +37,14 @@ export class SessionState implements SessionStateView {
    * next prompt, then is cleared. Saved with the transcript.
    */
   carryOver: string | undefined;
+  private readonly compactions = new Compactions({
+    entries: this.entries,
+    add: (entry) => {
+      this.addEntry({ ...entry, id: this.nextEntryId++ });
+      return this.entries.length - 1;
+    },
+    changed: (index) => this.emit({ type: 'entry-changed', index }),
+  });
   /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
   private readonly messageIndex = new Map<string, number>();
 
@@ -121,6 +130,10 @@ export class SessionState implements SessionStateView {
         return this.emit({ type: 'usage' });
       case 'notice':
         return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined });
+      case 'compaction_update':
+        return this.compactions.update(update);
+      case 'compaction_summary_chunk':
+        return this.compactions.chunk(update);
       case 'unknown':
         return this.addEntry({ kind: 'unknown', id: this.nextEntryId++, update });
     }

@@ -62,6 +62,8 @@ export type Entry =
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
+  /** A context compaction (one per `compactionId`): its status, the summary so far, why it failed. */
+  | { readonly kind: 'compaction'; readonly id: number; readonly compactionId: string; status: string; summary: ContentBlock[]; error?: string }
   /** The agent asked the user something (elicitation/create): a form or a link to open, and how it ended. */
   | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationRecord };
 

@@ -91,7 +91,9 @@ export type EntryView =
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
-  | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView };
+  | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView }
+  /** A context compaction: in_progress, completed, failed, cancelled (or an agent's own status); its summary's text and other blocks. */
+  | { readonly kind: 'compaction'; readonly id: number; readonly status: string; readonly text: string; readonly blocks: readonly ContentView[]; readonly error?: string };
 
 export interface SelectChoiceView {
   readonly value: string;

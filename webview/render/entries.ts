@@ -3,6 +3,7 @@ import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
+import { CompactionEntry } from './compaction';
 import { ElicitationCard } from './elicitation';
 import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
@@ -31,6 +32,8 @@ export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer
       return new ToolEntry(post);
     case 'elicitation':
       return new ElicitationEntry(post);
+    case 'compaction':
+      return new CompactionEntry(post);
     default:
       return new Static(entry.kind, (e) => simpleEntry(e, post));
   }
