@@ -17,7 +17,8 @@ import { AgentStarter } from './agentStarter';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
-import { SignInPrompts, type SignInRequest } from './signIn';
+import { SignInPrompts, type SignInOutcome, type SignInRequest } from './signIn';
+import { canSignOut, signOut } from './signOut';
 import { StartQuestions } from './startQuestions';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
@@ -96,6 +97,25 @@ export class SessionManager implements vscode.Disposable {
 
   chooseSignIn(choiceId: string | undefined, key?: string): void {
     this.signIns.answer(choiceId, key);
+  }
+
+  /**
+   * Signs out of the agent of session `key` (default: the active one), then asks how to sign in again (see
+   * signOut.ts). Throws (after telling the user) when its agent cannot sign out.
+   */
+  async signOut(key = this.activeKey): Promise<SignInOutcome> {
+    const managed = key ? this.sessions.get(key) : undefined;
+    if (!managed) throw this.fail('There is no session to sign out of.');
+    try {
+      return await signOut(managed, this.signIns, () => this.restart(managed.key));
+    } catch (error) {
+      throw this.fail(error instanceof Error ? error.message : String(error), managed.log);
+    }
+  }
+
+  /** Whether the active session's agent can sign out now (the Sign Out command's enablement). */
+  get canSignOut(): boolean {
+    return canSignOut(this.activeKey ? this.sessions.get(this.activeKey) : undefined);
   }
 
   /** The agent's question `key` still waiting on the user, in a session or the start area. */
