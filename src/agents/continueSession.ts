@@ -1,4 +1,5 @@
 import { ErrorCode, RpcError } from '../acp/errors';
+import { withDirectories } from '../session/directories';
 import type { LoadSessionResult, McpServer } from '../acp/schema/agentMethods';
 import type { Managed, Started } from './managedSession';
 import { during } from './startFailure';
@@ -11,14 +12,16 @@ import { during } from './startFailure';
 export async function continueSession(managed: Managed, s: Started, empty: boolean, mcpServers: McpServer[]): Promise<{ sessionId: string; setup: LoadSessionResult }> {
   const { acp } = s.connection;
   const sessionId = managed.session.sessionId;
+  // The session's own roots (granted folders included), so the agent is told exactly where it may work.
+  const setup = <P extends { cwd: string }>(params: P) => withDirectories(params, acp.agent, managed.edits?.files.sandbox.roots ?? s.router.roots);
   let refusal: string | undefined;
   try {
-    const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
+    const load = () => during('session/load', s.connection, () => acp.call('loadSession', setup({ sessionId, cwd: managed.cwd, mcpServers })));
     if (empty && acp.supports('loadSession')) {
       s.router.attach(managed.session, managed.edits?.files);
       return { sessionId, setup: await load() };
     }
-    if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };
+    if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', setup({ sessionId, cwd: managed.cwd, mcpServers }))) };
     if (acp.supports('loadSession')) {
       s.router.dropUpdatesFor(sessionId);
       try {
@@ -33,7 +36,7 @@ export async function continueSession(managed: Managed, s: Started, empty: boole
     refusal = error.message;
     managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
   }
-  const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
+  const created = await during('session/new', s.connection, () => acp.call('newSession', setup({ cwd: managed.cwd, mcpServers })));
   managed.session.state.addError(
     refusal
       ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; it does not remember what came before.`

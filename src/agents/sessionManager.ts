@@ -9,6 +9,7 @@ import type { PersistedSession } from '../session/persistence';
 import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
 import type { ElicitationRecord } from '../session/elicitationRecord';
 import type { ElicitationAnswer, PendingElicitations } from '../session/elicitations';
+import { withDirectories } from '../session/directories';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
@@ -150,7 +151,7 @@ export class SessionManager implements vscode.Disposable {
     try {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
-        during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) })),
+        during('session/new', s.connection, () => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log) }, s.connection.acp.agent, s.router.roots))),
       );
       started = result.started;
       const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);

@@ -37,6 +37,16 @@ export class SessionRouter {
     private readonly startQuestions?: StartQuestions,
   ) {}
 
+  private plainRoots: readonly string[] = [];
+
+  /**
+   * The roots the session's file access confines the agent to (the edits layer's, once attached: granted folders
+   * included); what `additionalDirectories` tells the agent.
+   */
+  get roots(): readonly string[] {
+    return this.files?.sandbox.roots ?? this.plainRoots;
+  }
+
   /** The connection's recent traffic, for the protocol log and the debug bundle. */
   get recorder(): ProtocolRecorder | undefined {
     return this.recorderValue;
@@ -47,6 +57,7 @@ export class SessionRouter {
     const roots = [this.cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== this.cwd)];
     // Until the session is known no agent call can name it (see `own`): this plain access is never reached by one.
     const files = new AgentFiles(roots);
+    this.plainRoots = files.sandbox.roots;
     const own = (sessionId: string): Session => {
       if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
       return this.session;
