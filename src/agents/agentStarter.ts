@@ -11,6 +11,7 @@ import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
 import type { StartQuestions } from './startQuestions';
+import { SlowStarts } from './slowStarts';
 import { during, markStep } from './startFailure';
 import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -27,6 +28,8 @@ export class AgentStarter {
     private readonly trust: WorkspaceTrust,
     private readonly terminals?: TerminalsService,
     private readonly startQuestions?: StartQuestions,
+    /** Start calls that hang, for Cancel in the panel (see slowStarts.ts). */
+    readonly slowStarts = new SlowStarts(() => undefined),
   ) {}
 
   /**
@@ -73,7 +76,7 @@ export class AgentStarter {
           const connection = current.connection;
           if (!answer) throw markStep(new Error(`Signing in to ${agent.name} was cancelled.`), 'authenticate', connection);
           const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
-            await during('authenticate', connection, () => connection.acp.call('authenticate', params));
+            await during('authenticate', connection, () => this.slowStarts.run(agent.name, 'authenticate', (signal) => connection.acp.call('authenticate', params, signal)));
           });
           if (outcome === 'restart') {
             await this.stop(current, 'restart');

@@ -20,6 +20,7 @@ import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsS
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInOutcome, type SignInRequest } from './signIn';
 import { canSignOut, signOut } from './signOut';
+import { SlowStarts } from './slowStarts';
 import { StartQuestions } from './startQuestions';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
@@ -56,6 +57,8 @@ export class SessionManager implements vscode.Disposable {
   /** A session's agent ended by itself; the decision says whether it is being restarted. */
   readonly onDidCrash = this.crashes.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
+  /** Start calls that have not answered for a while, which the panel's start area offers to cancel. */
+  readonly slowStarts = new SlowStarts(() => this.changed.fire());
   /** Questions agents ask while they start (request-scope elicitation), shown in the panel's start area. */
   readonly startQuestions = new StartQuestions(() => this.changed.fire());
   private readonly starter: AgentStarter;
@@ -69,7 +72,7 @@ export class SessionManager implements vscode.Disposable {
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -151,7 +154,9 @@ export class SessionManager implements vscode.Disposable {
     try {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
-        during('session/new', s.connection, () => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log) }, s.connection.acp.agent, s.router.roots))),
+        during('session/new', s.connection, () =>
+          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log) }, s.connection.acp.agent, s.router.roots), signal)),
+        ),
       );
       started = result.started;
       const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);

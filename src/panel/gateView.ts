@@ -1,5 +1,6 @@
 import type { ElicitationRecord } from '../session/elicitationRecord';
 import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
+import { SLOW_START_MS } from '../agents/slowStarts';
 import { elicitationView } from './elicitationView';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
@@ -15,6 +16,8 @@ export interface GateState {
   readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
   /** A question an agent asks while it starts (src/agents/startQuestions.ts's StartQuestion fits). */
   readonly question?: { readonly agentName: string; readonly record: ElicitationRecord };
+  /** A start call that has not answered for a while (src/agents/slowStarts.ts's SlowStart fits). */
+  readonly slowStart?: { readonly id: string; readonly agentName: string; readonly step: string };
   readonly trusted: boolean;
   /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
   readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
@@ -35,6 +38,11 @@ export function gateView(state: GateState): GateView | undefined {
   if (state.signIn) {
     const { agentName, message, choices } = state.signIn;
     return { kind: 'signIn', agentName, message, choices: choices.map((c) => ({ id: c.id, label: c.label, description: c.description })) };
+  }
+  if (state.slowStart) {
+    const { id, agentName, step } = state.slowStart;
+    const message = `${agentName} has not answered ${step} for ${SLOW_START_MS / 1000} seconds. It may still be working (installing, signing in, loading), or it may be stuck. Cancel stops waiting and stops the agent.`;
+    return { kind: 'startWaiting', id, agentName, step, message };
   }
   if (!state.trusted) return { kind: 'untrusted', message: UNTRUSTED };
   if (state.startFailure) {

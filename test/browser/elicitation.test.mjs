@@ -135,6 +135,29 @@ describe('chat webview: elicitation', function () {
   });
 });
 
+describe('chat webview: the start area asks and waits', function () {
+  const chat = chatPagePerTest();
+
+  it('a question asked during session/new is a form in the start area; what is typed survives the gate being sent again', async function () {
+    await send(chat.page, snapshot({ head: { status: 'starting' } }));
+    const gate = { type: 'gate', gate: { kind: 'elicitation', agentName: 'Fake', elicitation: { key: 9, mode: 'form', message: 'Which profile?', status: 'waiting', form: release } } };
+    await send(chat.page, gate);
+    const area = chat.page.locator('.gate');
+    assert.match(await area.locator('.gate-title').textContent(), /Fake asks you/);
+    await area.getByLabel('Version').fill('v9.9.9');
+    await send(chat.page, gate);
+    assert.equal(await area.getByLabel('Version').inputValue(), 'v9.9.9');
+    await area.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual((await posted(chat.page, 'elicitation'))[0], { type: 'elicitation', key: 9, action: 'accept', inputs: { version: 'v9.9.9', replicas: '2', region: 'eu', canary: false } });
+  });
+
+  it('a start call that does not answer shows Cancel, which names the call it cancels', async function () {
+    await send(chat.page, snapshot({ head: { status: 'starting' } }), { type: 'gate', gate: { kind: 'startWaiting', id: 'w7', agentName: 'Fake', step: 'session/new', message: 'Fake has not answered session/new for 5 seconds.' } });
+    await chat.page.locator('.gate').getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await posted(chat.page, 'cancelStart'), [{ type: 'cancelStart', id: 'w7' }]);
+  });
+});
+
 describe('chat webview: hostile words in an elicitation', function () {
   let chat;
   before(async function () {

@@ -49,6 +49,12 @@ export class GateBanner {
           this.button('Cancel', () => this.post({ type: 'signIn', choiceId: null }), undefined, 'secondary'),
         ]);
         break;
+      case 'startWaiting':
+        this.render(`${gate.agentName} is not answering`, 'watch', [
+          h('p', { class: 'gate-message', role: 'status' }, prose(gate.message)),
+          this.button('Cancel', () => this.post({ type: 'cancelStart', id: gate.id }), `Stop waiting for ${gate.step} and stop the agent`),
+        ]);
+        break;
       case 'untrusted':
         this.render('This workspace is not trusted', 'shield', [
           h('p', { class: 'gate-message' }, gate.message),
