@@ -48,6 +48,12 @@ export interface HowdahApi {
   panelGate(): unknown;
   /** Handles `message` as if the chat page had posted it (a button's intent), parsed and routed the same way. */
   panelIntent(message: unknown): Promise<void>;
+  /**
+   * From now on (until called with false), links the user agrees to open from an agent's question (URL-mode
+   * elicitation) are recorded, not opened; `openedLinks` lists them.
+   */
+  recordOpenedLinks(on: boolean): void;
+  openedLinks(): string[];
   /** What the Add … to Chat commands (selection, file, problems, terminal selection) last attached to the prompt. */
   panelAttachments(): unknown[];
   /** The unsaved-files notice holding a sent message: its id (for `unsavedChoice`) and the files. */

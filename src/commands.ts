@@ -63,6 +63,10 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
       const { recorder, init } = active ? manager.protocolOf(active.key) : {};
       return exportDebugBundle(active, { howdahVersion: version, recorder, init, logLines: active ? manager.agentLogLines(active.key) : [] });
     },
+    'howdah.signOut': async () => {
+      if (!manager.canSignOut) return void vscode.window.showInformationMessage('Howdah: the agent in front does not offer signing out.');
+      return manager.signOut().catch(() => undefined);
+    },
     'howdah.showAgentLog': () => {
       const active = manager.active;
       if (active) manager.showLog(active.key);

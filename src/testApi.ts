@@ -66,6 +66,8 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     panelIntent: (message) => panel.intent(message),
     panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
     panelUnsavedNotice: () => panel.unsavedNotice,
+    recordOpenedLinks: (on) => panel.links.record(on),
+    openedLinks: () => [...panel.links.opened],
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),

@@ -4,7 +4,7 @@ export interface ClientCapabilities {
   terminal?: boolean;
   auth?: { terminal?: boolean };
   elicitation?: { form?: Record<string, never>; url?: Record<string, never> };
-  session?: { configOptions?: { boolean?: Record<string, never> }; notices?: Record<string, never> };
+  session?: { configOptions?: { boolean?: Record<string, never> }; notices?: Record<string, never>; compaction?: Record<string, never> };
   _meta?: Record<string, unknown>;
 }
 
@@ -24,7 +24,11 @@ export function buildClientCapabilities(settings: CapabilitySettings): ClientCap
     fs: { readTextFile: settings.readFiles, writeTextFile: settings.writeFiles !== 'off' },
     terminal: settings.terminal !== 'off',
     auth: { terminal: settings.terminalAuth },
-    session: { configOptions: { boolean: {} }, notices: {} },
+    // compaction: one timeline entry per compactionId, its summary folded under it (src/session/compactions.ts).
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+    // Forms the user fills in, and links they agree to open (shown in full, opened only on Open), in the transcript
+    // or the start area (DIGEST §19).
+    elicitation: { form: {}, url: {} },
     // Agents that run commands themselves then stream the output to us (Claude Code, Pi): agents-in-the-wild.md.
     _meta: { terminal_output: true },
   };

@@ -6,7 +6,7 @@ import { RpcError } from './errors';
 import { JsonRpcConnection, type JsonRpcOptions, type ProtocolWarning, type RequestId } from './jsonRpc';
 import { agentMethods, agentNotifications, clientMethodByName, clientMethods, type AgentMethodName, type ParamsOf, type ResultOf } from './methods';
 import type { AgentCapabilities, InitializeResult } from './schema/agentMethods';
-import type { PermissionOutcome, RequestPermissionParams } from './schema/clientMethods';
+import type { ElicitationParams, PermissionOutcome, RequestPermissionParams } from './schema/clientMethods';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -130,6 +130,7 @@ export class AcpConnection {
     const parsed = (entry.params as z.ZodType).safeParse(params);
     if (!parsed.success) throw RpcError.invalidParams(`Invalid params for ${method}: ${z.prettifyError(parsed.error)}`);
     if (key === 'requestPermission') return { outcome: await this.askPermission(parsed.data as RequestPermissionParams, signal) };
+    if (key === 'createElicitation') this.checkElicitationMode((parsed.data as ElicitationParams).mode);
     const handler = this.handlers[key] as ((p: unknown, s: AbortSignal) => Promise<unknown>) | undefined;
     if (!handler) throw RpcError.methodNotFound(method);
     const result = await handler.call(this.handlers, parsed.data, signal);
@@ -145,6 +146,13 @@ export class AcpConnection {
     } catch {
       return { outcome: 'cancelled' };
     }
+  }
+
+  /** A mode we did not advertise (or do not know) is answered `-32602` (DIGEST §19), before any handler sees it. */
+  private checkElicitationMode(mode: string): void {
+    const advertised = this.capabilities.elicitation;
+    if ((mode === 'form' && advertised?.form) || (mode === 'url' && advertised?.url)) return;
+    throw RpcError.invalidParams(`Howdah did not advertise elicitation mode ${JSON.stringify(mode)}`);
   }
 
   private warn(warning: ProtocolWarning): void {

@@ -108,6 +108,11 @@ export class JsonRpcConnection {
     return this.send({ jsonrpc: '2.0', method, params });
   }
 
+  /** The method of request `id` we sent and the peer has not answered yet (a peer may name it, DIGEST §19). */
+  pendingMethod(id: RequestId): string | undefined {
+    return this.pending.get(id)?.method;
+  }
+
   /** Requests we sent that have not been answered yet. */
   get pendingCount(): number {
     return this.pending.size;

@@ -27,9 +27,10 @@ export function agentGate(manager: SessionManager, newSession: NewSessionFlow): 
       const trusted = manager.trust.isTrusted;
       const mustChoose = !signIn && trusted && manager.list().length === 0 && !manager.registry.hasDefault();
       const startFailure = manager.startFailure;
-      return { signIn, trusted, startFailure, availability: mustChoose ? await manager.registry.availability() : undefined };
+      return { question: manager.startQuestions.current, slowStart: manager.slowStarts.current, signIn, trusted, startFailure, availability: mustChoose ? await manager.registry.availability() : undefined };
     },
     chooseSignIn: (choiceId) => manager.chooseSignIn(choiceId),
+    cancelStart: (id) => manager.slowStarts.cancel(id),
     async chooseAgent(agentId) {
       if (!agent(agentId)) return;
       await makeDefaultAgent(agentId);

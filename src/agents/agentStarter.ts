@@ -10,6 +10,8 @@ import type { Started } from './managedSession';
 import { mcpServersFor } from './mcpServers';
 import { carryOutSignIn, signInChoices, type SignInPrompts } from './signIn';
 import { SessionRouter } from './sessionRouter';
+import type { StartQuestions } from './startQuestions';
+import { SlowStarts } from './slowStarts';
 import { during, markStep } from './startFailure';
 import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -25,6 +27,9 @@ export class AgentStarter {
     private readonly version: string,
     private readonly trust: WorkspaceTrust,
     private readonly terminals?: TerminalsService,
+    private readonly startQuestions?: StartQuestions,
+    /** Start calls that hang, for Cancel in the panel (see slowStarts.ts). */
+    readonly slowStarts = new SlowStarts(() => undefined),
   ) {}
 
   /**
@@ -34,7 +39,7 @@ export class AgentStarter {
   async start(agent: KnownAgent, cwd: string, log: AgentLog, args: readonly string[] = agent.args): Promise<Started> {
     this.trust.check();
     const spec = await during('spawn', undefined, () => this.registry.launchSpec(agent, cwd, args));
-    const router = new SessionRouter(spec.cwd, log, this.terminals);
+    const router = new SessionRouter(spec.cwd, log, this.terminals, this.startQuestions);
     const scope = new DisposableStore(`connection ${agent.id}`);
     const connection = router.launch(spec, agent.name, this.version, scope);
     try {
@@ -71,7 +76,7 @@ export class AgentStarter {
           const connection = current.connection;
           if (!answer) throw markStep(new Error(`Signing in to ${agent.name} was cancelled.`), 'authenticate', connection);
           const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
-            await during('authenticate', connection, () => connection.acp.call('authenticate', params));
+            await during('authenticate', connection, () => this.slowStarts.run(agent.name, 'authenticate', (signal) => connection.acp.call('authenticate', params, signal)));
           });
           if (outcome === 'restart') {
             await this.stop(current, 'restart');

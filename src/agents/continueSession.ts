@@ -1,7 +1,9 @@
 import { ErrorCode, RpcError } from '../acp/errors';
+import { withDirectories } from '../session/directories';
 import type { LoadSessionResult, McpServer } from '../acp/schema/agentMethods';
 import type { Managed, Started } from './managedSession';
 import { conversationContext } from '../session/conversationContext';
+import type { SlowStarts } from './slowStarts';
 import { during } from './startFailure';
 
 /**
@@ -9,17 +11,19 @@ import { during } from './startFailure';
  * is the transcript), else `session/resume`, else `session/load` with its replay dropped, else — or when the agent
  * refuses both — a new session, said in the transcript, which gets the conversation with the next message.
  */
-export async function continueSession(managed: Managed, s: Started, empty: boolean, mcpServers: McpServer[]): Promise<{ sessionId: string; setup: LoadSessionResult }> {
+export async function continueSession(managed: Managed, s: Started, empty: boolean, mcpServers: McpServer[], slow: SlowStarts): Promise<{ sessionId: string; setup: LoadSessionResult }> {
   const { acp } = s.connection;
   const sessionId = managed.session.sessionId;
+  // The session's own roots (granted folders included), so the agent is told exactly where it may work.
+  const setup = <P extends { cwd: string }>(params: P) => withDirectories(params, acp.agent, managed.edits?.files.sandbox.roots ?? s.router.roots);
   let refusal: string | undefined;
   try {
-    const load = () => during('session/load', s.connection, () => acp.call('loadSession', { sessionId, cwd: managed.cwd, mcpServers }));
+    const load = () => during('session/load', s.connection, () => slow.run(managed.agentName, 'session/load', (signal) => acp.call('loadSession', setup({ sessionId, cwd: managed.cwd, mcpServers }), signal)));
     if (empty && acp.supports('loadSession')) {
       s.router.attach(managed.session, managed.edits?.files);
       return { sessionId, setup: await load() };
     }
-    if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => acp.call('resumeSession', { sessionId, cwd: managed.cwd, mcpServers })) };
+    if (acp.supports('resumeSession')) return { sessionId, setup: await during('session/resume', s.connection, () => slow.run(managed.agentName, 'session/resume', (signal) => acp.call('resumeSession', setup({ sessionId, cwd: managed.cwd, mcpServers }), signal))) };
     if (acp.supports('loadSession')) {
       s.router.dropUpdatesFor(sessionId);
       try {
@@ -34,7 +38,7 @@ export async function continueSession(managed: Managed, s: Started, empty: boole
     refusal = error.message;
     managed.log.warn(`${managed.agentName} could not continue session ${sessionId}: ${error.message}`);
   }
-  const created = await during('session/new', s.connection, () => acp.call('newSession', { cwd: managed.cwd, mcpServers }));
+  const created = await during('session/new', s.connection, () => slow.run(managed.agentName, 'session/new', (signal) => acp.call('newSession', setup({ cwd: managed.cwd, mcpServers }), signal)));
   // The agent forgot it, Howdah did not: the transcript goes to it with the next message, as a hand-over's does.
   const { state } = managed.session;
   const context = conversationContext(state, { fromAgent: managed.agentName });

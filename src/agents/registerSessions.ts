@@ -5,6 +5,7 @@ import { SessionStore } from './sessionStore';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import type { SessionEdits } from '../edits/sessionEdits';
 import { showCrashNotices } from './crashNotice';
+import { trackCanSignOut } from './signOut';
 
 /**
  * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
@@ -36,6 +37,8 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
     if (has !== hadSession) void vscode.commands.executeCommand('setContext', 'howdah.hasSession', (hadSession = has));
   };
   context.subscriptions.push(manager.onDidChange(updateHasSession));
+  // "Howdah: Sign Out" is offered only when the agent in front can sign out.
+  context.subscriptions.push(trackCanSignOut(manager.onDidChange, () => manager.canSignOut));
   void (async () => {
     try {
       const open = await store.openKeys(context.workspaceState);

@@ -7,6 +7,9 @@ import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
 import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
+import type { ElicitationRecord } from '../session/elicitationRecord';
+import type { ElicitationAnswer, PendingElicitations } from '../session/elicitations';
+import { withDirectories } from '../session/directories';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
@@ -15,7 +18,10 @@ import { AgentStarter } from './agentStarter';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
-import { SignInPrompts, type SignInRequest } from './signIn';
+import { SignInPrompts, type SignInOutcome, type SignInRequest } from './signIn';
+import { canSignOut, signOut } from './signOut';
+import { SlowStarts } from './slowStarts';
+import { StartQuestions } from './startQuestions';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
@@ -54,6 +60,10 @@ export class SessionManager implements vscode.Disposable {
   /** A conversation was deleted by the user: gone from the list and from storage. */
   readonly onDidDelete = this.deleted.event;
   private readonly signIns = new SignInPrompts(() => this.changed.fire());
+  /** Start calls that have not answered for a while, which the panel's start area offers to cancel. */
+  readonly slowStarts = new SlowStarts(() => this.changed.fire());
+  /** Questions agents ask while they start (request-scope elicitation), shown in the panel's start area. */
+  readonly startQuestions = new StartQuestions(() => this.changed.fire());
   private readonly starter: AgentStarter;
   private readonly runner: SessionRunner;
   /** Agents start only in a trusted workspace. */
@@ -65,7 +75,7 @@ export class SessionManager implements vscode.Disposable {
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -96,6 +106,39 @@ export class SessionManager implements vscode.Disposable {
     this.signIns.answer(choiceId, key);
   }
 
+  /**
+   * Signs out of the agent of session `key` (default: the active one), then asks how to sign in again (see
+   * signOut.ts). Throws (after telling the user) when its agent cannot sign out.
+   */
+  async signOut(key = this.activeKey): Promise<SignInOutcome> {
+    const managed = key ? this.sessions.get(key) : undefined;
+    if (!managed) throw this.fail('There is no session to sign out of.');
+    try {
+      return await signOut(managed, this.signIns, () => this.restart(managed.key));
+    } catch (error) {
+      throw this.fail(error instanceof Error ? error.message : String(error), managed.log);
+    }
+  }
+
+  /** Whether the active session's agent can sign out now (the Sign Out command's enablement). */
+  get canSignOut(): boolean {
+    return canSignOut(this.activeKey ? this.sessions.get(this.activeKey) : undefined);
+  }
+
+  /** The agent's question `key` still waiting on the user, in a session or the start area. */
+  question(key: number): ElicitationRecord | undefined {
+    return this.questionsWith(key)?.pending.find((r) => r.key === key) ?? this.startQuestions.find(key);
+  }
+
+  answerQuestion(key: number, answer: ElicitationAnswer): boolean {
+    const questions = this.questionsWith(key);
+    return questions ? questions.answer(key, answer) : this.startQuestions.answer(key, answer);
+  }
+
+  private questionsWith(key: number): PendingElicitations | undefined {
+    return [...this.sessions.values()].map((m) => m.session.elicitations).find((q) => q.has(key));
+  }
+
   /** Starts the agent and a session with it. Throws (after telling the user, also in `startFailure`) when it cannot. */
   async newSession(agentId?: string): Promise<ManagedSession> {
     this.failures.clearNewSession();
@@ -114,7 +157,9 @@ export class SessionManager implements vscode.Disposable {
     try {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
-        during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) })),
+        during('session/new', s.connection, () =>
+          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log) }, s.connection.acp.agent, s.router.roots), signal)),
+        ),
       );
       started = result.started;
       const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);

@@ -10,6 +10,10 @@ import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import { capabilitySettings, launchAgent } from './agentLauncher';
 import type { AgentLog } from './agentLog';
 import type { TerminalsService } from '../terminals/agentTerminals';
+import type { StartQuestions } from './startQuestions';
+
+/** The requests of ours an agent may ask the user a question during (request-scope elicitation, DIGEST §19). */
+const QUESTION_SCOPES = new Set(['authenticate', 'session/new', 'session/load', 'session/resume']);
 
 const MAX_EARLY_UPDATES = 10_000;
 
@@ -30,7 +34,18 @@ export class SessionRouter {
     private readonly cwd: string,
     private readonly log: AgentLog,
     private readonly terminals?: TerminalsService,
+    private readonly startQuestions?: StartQuestions,
   ) {}
+
+  private plainRoots: readonly string[] = [];
+
+  /**
+   * The roots the session's file access confines the agent to (the edits layer's, once attached: granted folders
+   * included); what `additionalDirectories` tells the agent.
+   */
+  get roots(): readonly string[] {
+    return this.files?.sandbox.roots ?? this.plainRoots;
+  }
 
   /** The connection's recent traffic, for the protocol log and the debug bundle. */
   get recorder(): ProtocolRecorder | undefined {
@@ -42,6 +57,7 @@ export class SessionRouter {
     const roots = [this.cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== this.cwd)];
     // Until the session is known no agent call can name it (see `own`): this plain access is never reached by one.
     const files = new AgentFiles(roots);
+    this.plainRoots = files.sandbox.roots;
     const own = (sessionId: string): Session => {
       if (!this.session || this.session.sessionId !== sessionId) throw RpcError.invalidParams(`Unknown session ${sessionId}`);
       return this.session;
@@ -64,6 +80,20 @@ export class SessionRouter {
       writeTextFile: async (params, signal) => {
         own(params.sessionId);
         return (this.files ?? files).write(params, signal);
+      },
+      createElicitation: async (params, signal) => {
+        if (params.sessionId != null) return own(params.sessionId).elicitations.ask(params, signal);
+        // Asked during one of our own start requests, before a session exists: the start area shows it.
+        const method = params.requestId == null ? undefined : connection.acp.rpc.pendingMethod(params.requestId);
+        if (!method || !QUESTION_SCOPES.has(method) || !this.startQuestions) {
+          throw RpcError.invalidParams('An elicitation needs a sessionId, or the requestId of an authenticate or session request Howdah is waiting on');
+        }
+        return this.startQuestions.ask(params, signal, name);
+      },
+      completeElicitation: ({ elicitationId }) => {
+        if (elicitationId == null) return;
+        this.session?.elicitations.complete(elicitationId);
+        this.startQuestions?.complete(elicitationId);
       },
       ...(terminals && {
         createTerminal: async (params, signal) => (own(params.sessionId), terminals.createTerminal(params, signal)),

@@ -73,7 +73,7 @@ export class SessionRunner {
   /** The session call of a restart on connection `s`, with this session's MCP servers and file access. */
   private continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
     managed.followEdits(this.edits);
-    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log));
+    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log), this.starter.slowStarts);
   }
 
   /** `started` serves the session from now on. */

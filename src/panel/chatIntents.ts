@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConversationBranches } from './branchViews';
+import type { ExternalOpener } from './externalOpener';
 import type { WorkspaceFileIndex } from './fileIndex';
 import { openLink, openLocation } from './linkOpener';
 import type { PanelSession, PanelSessions } from './panelSessions';
@@ -36,6 +37,8 @@ interface Dependencies {
   readonly checkpoints: CheckpointRestorer;
   readonly forks?: ConversationForker;
   readonly branches?: ConversationBranches;
+  /** Opens the links of URL-mode questions the user agreed to open. */
+  readonly links: ExternalOpener;
   post(message: HostMessage): void;
   openTerminal?(terminalId: string): boolean;
 }
@@ -93,6 +96,8 @@ export class ChatIntents implements vscode.Disposable {
           this.deps.post({ type: 'focusPrompt' });
         }
         return;
+      case 'elicitation':
+        return this.answerQuestion(message);
       case 'setMode':
         return this.guard('change the mode', active?.session.setMode(message.modeId));
       case 'setConfigOption':
@@ -142,6 +147,23 @@ export class ChatIntents implements vscode.Disposable {
       case 'queueSendNow':
         return active && this.queue.sendNow(active, message.id);
     }
+  }
+
+  /**
+   * An agent's question answered on its card. Open on a link card opens it first (accept means the user agreed to
+   * open it); if it could not be opened the question still waits. The page may show a question already answered (by
+   * Stop, the agent): nothing to do then.
+   */
+  private async answerQuestion(message: WebviewMessageOf<'elicitation'>): Promise<void> {
+    const record = this.deps.sessions.question?.(message.key);
+    if (!record) return this.deps.post({ type: 'focusPrompt' });
+    if (record.mode === 'url' && message.action === 'accept') {
+      if (!record.url || !(await this.deps.links.open(record.url))) {
+        void vscode.window.showWarningMessage('Howdah: the link was not opened; the agent still waits for your answer.');
+        return;
+      }
+    }
+    if (!this.deps.sessions.answerQuestion?.(message.key, { action: message.action, inputs: message.inputs })) this.deps.post({ type: 'focusPrompt' });
   }
 
   private async restoreCheckpoint(active: PanelSession | undefined, entryId: number): Promise<void> {

@@ -1,4 +1,7 @@
+import type { ElicitationRecord } from '../session/elicitationRecord';
 import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
+import { SLOW_START_MS } from '../agents/slowStarts';
+import { elicitationView } from './elicitationView';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
 export interface GateAgent {
@@ -11,6 +14,10 @@ export interface GateAgent {
 
 export interface GateState {
   readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
+  /** A question an agent asks while it starts (src/agents/startQuestions.ts's StartQuestion fits). */
+  readonly question?: { readonly agentName: string; readonly record: ElicitationRecord };
+  /** A start call that has not answered for a while (src/agents/slowStarts.ts's SlowStart fits). */
+  readonly slowStart?: { readonly id: string; readonly agentName: string; readonly step: string };
   readonly trusted: boolean;
   /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
   readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
@@ -21,14 +28,21 @@ export interface GateState {
 const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
 
 /**
- * What the panel shows before a conversation can go on; pure. A sign-in question comes first (an agent is waiting),
+ * What the panel shows before a conversation can go on; pure. An agent's question comes first, then a sign-in question (an agent is waiting),
  * then an untrusted workspace (nothing can start), then why an agent could not start, then the first-run agent list,
  * installed agents first.
  */
 export function gateView(state: GateState): GateView | undefined {
+  // The agent waits on this answer inside one of our requests; nothing else can move until it is answered.
+  if (state.question) return { kind: 'elicitation', agentName: state.question.agentName, elicitation: elicitationView(state.question.record) };
   if (state.signIn) {
     const { agentName, message, choices } = state.signIn;
     return { kind: 'signIn', agentName, message, choices: choices.map((c) => ({ id: c.id, label: c.label, description: c.description })) };
+  }
+  if (state.slowStart) {
+    const { id, agentName, step } = state.slowStart;
+    const message = `${agentName} has not answered ${step} for ${SLOW_START_MS / 1000} seconds. It may still be working (installing, signing in, loading), or it may be stuck. Cancel stops waiting and stops the agent.`;
+    return { kind: 'startWaiting', id, agentName, step, message };
   }
   if (!state.trusted) return { kind: 'untrusted', message: UNTRUSTED };
   if (state.startFailure) {

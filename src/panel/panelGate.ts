@@ -12,6 +12,8 @@ export interface GateSources {
   installAgent(agentId: string): void;
   openDocs(agentId: string): Promise<void>;
   manageTrust(): Promise<void>;
+  /** Cancel on a start call that has not answered; `id` names the one the page showed. */
+  cancelStart(id: string): void;
   /** A start error's button; `id` names the failure the page showed (ignored when it is no longer the one). */
   startErrorAction(id: string, action: StartErrorAction): Promise<void>;
 }
@@ -64,6 +66,8 @@ export class PanelGate implements vscode.Disposable {
         return this.sources.manageTrust();
       case 'startError':
         return this.sources.startErrorAction(intent.id, intent.action);
+      case 'cancelStart':
+        return this.sources.cancelStart(intent.id);
     }
   }
 

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { PromptBlock } from '../acp/schema/agentMethods';
+import type { ElicitationRecord } from '../session/elicitationRecord';
+import type { ElicitationAnswer } from '../session/elicitations';
 import type { Session } from '../session/session';
 
 /**
@@ -24,6 +26,12 @@ export interface PanelSessions {
   prompt(key: string, blocks: PromptBlock[]): Promise<unknown>;
   /** Stops the running turn. */
   cancel(key: string): Promise<void>;
+  /** Questions agents ask while they start, before a session exists (shown in the panel's start area). */
+  readonly startQuestions?: { readonly current?: { readonly agentName: string; readonly record: ElicitationRecord }; readonly count: number };
+  /** The agent's question `key` still waiting on the user: in any session, or in the start area. */
+  question?(key: number): ElicitationRecord | undefined;
+  /** Answers it; false when it no longer waits (or a form's values are not valid). */
+  answerQuestion?(key: number, answer: ElicitationAnswer): boolean;
 }
 
 /**

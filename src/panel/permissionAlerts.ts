@@ -3,9 +3,10 @@ import { PerSession, type PanelSession, type PanelSessions } from './panelSessio
 import { revealInvisible } from '../shared/textSafety';
 
 /**
- * Makes a waiting permission prompt noticeable when the chat is not in view: the view's badge counts the prompts
- * waiting in every session, and a notification with the options as buttons appears for a prompt the user cannot see
- * (panel hidden, or the prompt belongs to another session). Each prompt is announced once.
+ * Makes a waiting permission prompt or agent question (elicitation) noticeable when the chat is not in view: the
+ * view's badge counts what waits in every session and the start area, and a notification appears for one the user
+ * cannot see (panel hidden, or it belongs to another session): a permission's options as buttons, a question's
+ * "Show in Chat". Each is announced once.
  */
 export class PermissionAlerts implements vscode.Disposable {
   private readonly watchers: PerSession<{ dispose(): void }>;
@@ -21,10 +22,14 @@ export class PermissionAlerts implements vscode.Disposable {
   ) {
     this.watchers = new PerSession(sessions, (managed) =>
       managed.session.state.onChange((change) => {
-        if (change.type === 'permission-requested' || change.type === 'permission-settled') this.schedule();
+        if (change.type === 'permission-requested' || change.type === 'permission-settled' || change.type === 'elicitation-requested' || change.type === 'elicitation-settled') this.schedule();
       }),
     );
+    // Questions asked while an agent starts live outside any session: the manager says when they change.
+    this.managerChanges = sessions.onDidChange(() => sessions.startQuestions && this.schedule());
   }
+
+  private readonly managerChanges: vscode.Disposable;
 
   /** The view, once VS Code has resolved it (the badge lives there). */
   setView(view: vscode.WebviewView | undefined): void {
@@ -56,14 +61,45 @@ export class PermissionAlerts implements vscode.Disposable {
         }
       }
     }
+    // The agents' questions: in a session (its transcript shows them) or in the start area (shown above it).
+    for (const managed of this.sessions.list()) {
+      for (const record of managed.session.elicitations.pending) {
+        count++;
+        this.announce(`${managed.key}/q${record.key}`, waitingNow, managed.key, `${managed.agentName} asks you: “${revealInvisible(record.message)}”`);
+      }
+    }
+    const start = this.sessions.startQuestions?.current;
+    if (start) {
+      count += this.sessions.startQuestions?.count ?? 1;
+      this.announce(`start/q${start.record.key}`, waitingNow, undefined, `${start.agentName} asks you: “${revealInvisible(start.record.message)}”`);
+    }
     // Forget answered prompts so the set does not grow for ever.
     for (const id of this.notified) if (!waitingNow.has(id)) this.notified.delete(id);
-    if (this.view) this.view.badge = count > 0 ? { value: count, tooltip: count === 1 ? 'An agent asks for permission' : `${count} permission requests wait` } : undefined;
+    if (this.view) this.view.badge = count > 0 ? { value: count, tooltip: count === 1 ? 'An agent waits for your answer' : `${count} agent requests wait for your answer` } : undefined;
   }
 
   dispose(): void {
     if (this.pending) clearTimeout(this.pending);
     this.watchers.dispose();
+    this.managerChanges.dispose();
+  }
+
+  /**
+   * A question the user cannot see (the panel hidden, or another session in front) gets one notification, whose only
+   * button shows it: a form is filled in and a link agreed to where they can be read in full, never from a toast.
+   */
+  private announce(id: string, waitingNow: Set<string>, sessionKey: string | undefined, message: string): void {
+    waitingNow.add(id);
+    if (this.notified.has(id)) return;
+    const seen = this.panelVisible() && (sessionKey === undefined || this.sessions.active?.key === sessionKey);
+    if (seen) return;
+    this.notified.add(id);
+    this.notifications++;
+    void vscode.window.showInformationMessage(message, 'Show in Chat').then(async (choice) => {
+      if (choice !== 'Show in Chat') return;
+      if (sessionKey) this.sessions.setActive(sessionKey);
+      await vscode.commands.executeCommand('howdah.chat.focus');
+    });
   }
 
   private async notify(managed: PanelSession, toolCallId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { registerChatCommands } from './chatCommands';
 import type { ConversationBranches } from './branchViews';
 import { ChatIntents, type CheckpointRestorer, type ConversationForker, type SessionStarter } from './chatIntents';
 import { CHAT_VIEW_ID, ChatViewProvider, type TerminalSource } from './chatViewProvider';
+import { ExternalOpener } from './externalOpener';
 import { WorkspaceFileIndex } from './fileIndex';
 import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProtocol';
 import { PanelGate, type GateSources } from './panelGate';
@@ -24,6 +25,8 @@ export interface ChatPanelProbe {
   readonly unsavedNotice: { id: number; files: string[] } | undefined;
   /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
   intent(raw: unknown): Promise<void>;
+  /** The links of agents' questions the user agreed to open (recorded instead of opened, for tests). */
+  readonly links: ExternalOpener;
 }
 
 export interface ChatPanelOptions {
@@ -71,7 +74,9 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
   const diffs = new ToolDiffViewer(sessions, options.reviews);
   const alerts = new PermissionAlerts(sessions, () => provider.isVisible);
   const openTerminal = options.openTerminal;
+  const links = new ExternalOpener();
   const intents = new ChatIntents({
+    links,
     sessions,
     files,
     diffs,
@@ -135,6 +140,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     get unsavedNotice() {
       return intents.unsaved.notice;
     },
+    links,
     async intent(raw) {
       const message = parseWebviewMessage(raw, (reason) => output.warn(reason));
       if (message) await handle(message);

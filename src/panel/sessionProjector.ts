@@ -191,6 +191,8 @@ export class SessionProjector {
       case 'turn-ended':
       case 'permission-requested':
       case 'permission-settled':
+      case 'elicitation-requested':
+      case 'elicitation-settled':
         // Their entries and the turn state change with them, marked by those changes.
         return;
       case 'modes':

@@ -16,6 +16,7 @@ import type {
   ToolView,
 } from '../shared/protocol';
 import { formatCommandLine } from '../terminals/launchPlan';
+import { elicitationView } from './elicitationView';
 import type { TerminalTail } from './terminalTails';
 
 /**
@@ -64,6 +65,19 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
       return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}) };
     case 'error':
       return { kind: 'error', id: entry.id, message: entry.message, detail: entry.detail, retryable: entry.retryable };
+    case 'compaction':
+      return {
+        kind: 'compaction',
+        id: entry.id,
+        status: entry.status,
+        text: entry.summary.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+        blocks: entry.summary.filter((b) => b.type !== 'text').map(contentView),
+        ...(entry.error !== undefined ? { error: entry.error } : {}),
+      };
+    case 'elicitation': {
+      const toolCallId = entry.elicitation.toolCallId;
+      return { kind: 'elicitation', id: entry.id, elicitation: elicitationView(entry.elicitation, toolCallId === undefined ? undefined : state.toolCalls.get(toolCallId)?.title) };
+    }
   }
 }
 

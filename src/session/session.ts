@@ -3,6 +3,7 @@ import { ConnectionClosedError, RpcError } from '../acp/errors';
 import type { LoadSessionResult, PromptBlock, StopReason } from '../acp/schema/agentMethods';
 import type { PermissionOutcome, RequestPermissionParams } from '../acp/schema/clientMethods';
 import type { SessionUpdate } from '../acp/schema/sessionUpdate';
+import { PendingElicitations } from './elicitations';
 import { SessionState } from './sessionState';
 import type { ToolCallState } from './state';
 
@@ -25,6 +26,8 @@ interface WaitingAnswer {
  */
 export class Session {
   readonly state = new SessionState();
+  /** The agent's questions to the user in this session (elicitation/create), shown in the transcript. */
+  readonly elicitations = new PendingElicitations({ added: (r) => this.state.addElicitation(r), changed: (r) => this.state.changedElicitation(r) });
   private turnStart = 0;
   private nextPermissionId = 1;
   private readonly waiting = new Map<number, WaitingAnswer>();
@@ -176,8 +179,9 @@ export class Session {
     if (this.state.turn !== 'running') return;
     this.state.cancellingTurn();
     this.endOpenToolCalls('cancelled');
-    // A cancelled turn answers its own prompts (DIGEST §8); a later answer from the UI finds nothing waiting.
+    // A cancelled turn answers its own prompts and questions (DIGEST §8); a later answer from the UI finds nothing waiting.
     this.settleWaiting();
+    this.elicitations.settleAll('turn');
     // An agent that ignores session/cancel must not keep the user's turn open: give it a moment, then let go.
     const abandon = this.abandonTurn;
     this.cancelTimer = setTimeout(() => {
@@ -279,6 +283,7 @@ export class Session {
   /** The agent is gone: prompts still waiting are over. */
   dispose(): void {
     this.settleWaiting();
+    this.elicitations.settleAll('closed');
   }
 
   private settleWaiting(): void {

@@ -4,6 +4,8 @@ import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/s
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ToolCallUpdate } from '../acp/schema/toolCall';
 import type { Entry, HostNote, MessageRole, SessionChange, SessionInfoState, SessionStateView, ToolCallState, TurnState, UnrecordedChange, Usage } from './state';
+import { Compactions } from './compactions';
+import type { ElicitationRecord } from './elicitationRecord';
 import { PromptQueue, type QueuedMessage } from './promptQueue';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
 
@@ -35,6 +37,14 @@ export class SessionState implements SessionStateView {
    * next prompt, then is cleared. Saved with the transcript.
    */
   carryOver: string | undefined;
+  private readonly compactions = new Compactions({
+    entries: this.entries,
+    add: (entry) => {
+      this.addEntry({ ...entry, id: this.nextEntryId++ });
+      return this.entries.length - 1;
+    },
+    changed: (index) => this.emit({ type: 'entry-changed', index }),
+  });
   /** Index of the latest message entry per role + messageId: a chunk for an earlier message needs no scan. */
   private readonly messageIndex = new Map<string, number>();
 
@@ -46,6 +56,8 @@ export class SessionState implements SessionStateView {
     this.userMessages = 0;
     let maxId = 0;
     for (const entry of saved.entries) {
+      // A question still open when the window closed was never answered by the user; its agent is gone.
+      if (entry.kind === 'elicitation' && entry.elicitation.status === 'waiting') Object.assign(entry.elicitation, { status: 'cancelled', endedBy: 'closed' });
       this.indexEntry(entry, this.entries.push(entry) - 1);
       maxId = Math.max(maxId, entry.id);
     }
@@ -118,6 +130,10 @@ export class SessionState implements SessionStateView {
         return this.emit({ type: 'usage' });
       case 'notice':
         return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined });
+      case 'compaction_update':
+        return this.compactions.update(update);
+      case 'compaction_summary_chunk':
+        return this.compactions.chunk(update);
       case 'unknown':
         return this.addEntry({ kind: 'unknown', id: this.nextEntryId++, update });
     }
@@ -197,6 +213,24 @@ export class SessionState implements SessionStateView {
   changedPermission(toolCallId: string, waiting: boolean): void {
     this.emit({ type: 'tool-call', toolCallId });
     this.emit({ type: waiting ? 'permission-requested' : 'permission-settled', toolCallId });
+  }
+
+  /** The agent asked the user something (in this session): its card goes at the end of the transcript. */
+  addElicitation(record: ElicitationRecord): void {
+    this.addEntry({ kind: 'elicitation', id: this.nextEntryId++, elicitation: record });
+    this.emit({ type: 'elicitation-requested', key: record.key });
+  }
+
+  /** An elicitation's status changed: its card follows, and the alerts when it no longer waits. */
+  changedElicitation(record: ElicitationRecord): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry.kind === 'elicitation' && entry.elicitation.key === record.key) {
+        this.emit({ type: 'entry-changed', index: i });
+        break;
+      }
+    }
+    if (record.status !== 'waiting') this.emit({ type: 'elicitation-settled', key: record.key });
   }
 
   private setTurn(turn: TurnState): void {

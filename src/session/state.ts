@@ -5,6 +5,7 @@ import type { PermissionOption } from '../acp/schema/clientMethods';
 import type { AvailableCommand, PlanEntry } from '../acp/schema/sessionUpdate';
 import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
 import type { ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from '../acp/schema/toolCall';
+import type { ElicitationRecord } from './elicitationRecord';
 
 /** The domain state of one ACP session: what the panel renders, independent of VS Code. */
 
@@ -60,7 +61,11 @@ export type Entry =
   | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
-  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
+  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
+  /** A context compaction (one per `compactionId`): its status, the summary so far, why it failed. */
+  | { readonly kind: 'compaction'; readonly id: number; readonly compactionId: string; status: string; summary: ContentBlock[]; error?: string }
+  /** The agent asked the user something (elicitation/create): a form or a link to open, and how it ended. */
+  | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationRecord };
 
 export type TurnState = 'idle' | 'running' | 'cancelling';
 
@@ -97,6 +102,9 @@ export type SessionChange =
   | { readonly type: 'permission-requested'; readonly toolCallId: string }
   /** That prompt is over: answered, cancelled, withdrawn by the agent, or the agent went away. */
   | { readonly type: 'permission-settled'; readonly toolCallId: string }
+  /** An elicitation now waits on the user, or is over (`key`: its ElicitationRecord.key). */
+  | { readonly type: 'elicitation-requested'; readonly key: number }
+  | { readonly type: 'elicitation-settled'; readonly key: number }
   /** Entries `start` (inclusive) to `end` (exclusive) were removed; later ones moved down. */
   | { readonly type: 'entries-removed'; readonly start: number; readonly end: number }
   /** Everything was replaced (a saved transcript restored): re-read it all. */

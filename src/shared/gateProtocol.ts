@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ElicitationView } from './elicitationProtocol';
 
 /**
  * The panel's "before you can chat" states, shown above the conversation instead of a raw error: an agent waiting
@@ -14,6 +15,10 @@ export type GateView =
       readonly message: string;
       readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
     }
+  /** An agent asks the user something while it starts (during authenticate or session/new): answered in the gate. */
+  | { readonly kind: 'elicitation'; readonly agentName: string; readonly elicitation: ElicitationView }
+  /** A start call (authenticate, session/new, load, resume) has not answered for a while: Cancel stops waiting. */
+  | { readonly kind: 'startWaiting'; readonly id: string; readonly agentName: string; readonly step: string; readonly message: string }
   | { readonly kind: 'untrusted'; readonly message: string }
   | StartErrorView
   | { readonly kind: 'chooseAgent'; readonly agents: readonly AgentChoiceView[] };
@@ -71,6 +76,8 @@ export const GATE_INTENTS = [
   z.object({ type: z.literal('agentDocs'), agentId: id }),
   /** Open VS Code's workspace trust editor. */
   z.object({ type: z.literal('manageTrust') }),
+  /** Cancel on a start call that has not answered (`id`: the one shown). */
+  z.object({ type: z.literal('cancelStart'), id }),
   /** A start error's button, for the failure `id`. */
   z.object({ type: z.literal('startError'), id, action: z.enum(START_ERROR_ACTIONS) }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ELICITATION_INTENTS, type ElicitationView } from './elicitationProtocol';
 import { GATE_INTENTS, type GateMessage } from './gateProtocol';
 import type { WorkspaceFolderView } from './workspacePaths';
 
@@ -96,7 +97,10 @@ export type EntryView =
   | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
-  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean };
+  | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
+  | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView }
+  /** A context compaction: in_progress, completed, failed, cancelled (or an agent's own status); its summary's text and other blocks. */
+  | { readonly kind: 'compaction'; readonly id: number; readonly status: string; readonly text: string; readonly blocks: readonly ContentView[]; readonly error?: string };
 
 export interface SelectChoiceView {
   readonly value: string;
@@ -293,6 +297,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
   ...GATE_INTENTS,
+  ...ELICITATION_INTENTS,
   /** "Restore files to before this message" on the user message with this entry id. */
   z.object({ type: z.literal('restoreCheckpoint'), entryId: z.number().int().nonnegative() }),
   /** "Fork from here" on the message with this entry id: a new conversation that continues from it. */

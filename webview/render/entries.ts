@@ -4,6 +4,8 @@ import { pathTitle, shownPath } from '../paths';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
 import { branchControl } from './branchControl';
+import { CompactionEntry } from './compaction';
+import { ElicitationCard } from './elicitation';
 import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
 
@@ -29,6 +31,10 @@ export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer
       return new Thought();
     case 'tool':
       return new ToolEntry(post);
+    case 'elicitation':
+      return new ElicitationEntry(post);
+    case 'compaction':
+      return new CompactionEntry(post);
     default:
       return new Static(entry.kind, (e) => simpleEntry(e, post));
   }
@@ -123,6 +129,24 @@ class ToolEntry implements EntryRenderer {
 
   update(entry: EntryView): void {
     if (entry.kind === 'tool') this.card.update(entry.tool);
+  }
+
+  setLive(): void {}
+}
+
+/** An agent's question: the card keeps what the user types across updates. */
+export class ElicitationEntry implements EntryRenderer {
+  readonly kind = 'elicitation';
+  readonly card: ElicitationCard;
+  readonly element: HTMLElement;
+
+  constructor(post: Post) {
+    this.card = new ElicitationCard(post);
+    this.element = h('div', { class: 'entry elicitation-entry' }, this.card.element);
+  }
+
+  update(entry: EntryView): void {
+    if (entry.kind === 'elicitation') this.card.update(entry.elicitation);
   }
 
   setLive(): void {}

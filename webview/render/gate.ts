@@ -1,6 +1,7 @@
 import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../../src/shared/gateProtocol';
 import { h, icon, prose, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
+import { ElicitationCard } from './elicitation';
 
 /**
  * What stands between the user and a conversation, above it: "Sign in to <agent>" with the agent's sign-in methods
@@ -10,6 +11,9 @@ import type { Post } from './contentBlocks';
  */
 export class GateBanner {
   readonly element = h('section', { class: 'gate', hidden: true });
+
+  private question: ElicitationCard | undefined;
+  private questionKey = -1;
 
   constructor(private readonly post: Post) {}
 
@@ -23,12 +27,32 @@ export class GateBanner {
       return;
     }
     const hadFocus = this.element.contains(document.activeElement);
+    if (gate.kind === 'elicitation') {
+      // The same question again (the gate is re-sent on every change): the card keeps what the user typed.
+      const same = this.question?.element.isConnected && this.questionKey === gate.elicitation.key;
+      if (!same) {
+        this.question = new ElicitationCard(this.post);
+        this.questionKey = gate.elicitation.key;
+        this.render(`${gate.agentName} asks you`, 'comment-discussion', [this.question.element]);
+      }
+      this.question!.update(gate.elicitation);
+      // An agent waits inside its start for this answer: the question takes the focus when the reader is in the panel.
+      if (this.question!.isNew && (hadFocus || document.hasFocus())) this.question!.focusFirst();
+      return;
+    }
+    this.question = undefined;
     switch (gate.kind) {
       case 'signIn':
         this.render(`Sign in to ${gate.agentName}`, 'account', [
           h('p', { class: 'gate-message agent-words' }, prose(gate.message)),
           h('div', { class: 'gate-actions', role: 'group', 'aria-label': 'Ways to sign in' }, ...gate.choices.map((c) => this.button(c.label, () => this.post({ type: 'signIn', choiceId: c.id }), c.description))),
           this.button('Cancel', () => this.post({ type: 'signIn', choiceId: null }), undefined, 'secondary'),
+        ]);
+        break;
+      case 'startWaiting':
+        this.render(`${gate.agentName} is not answering`, 'watch', [
+          h('p', { class: 'gate-message', role: 'status' }, prose(gate.message)),
+          this.button('Cancel', () => this.post({ type: 'cancelStart', id: gate.id }), `Stop waiting for ${gate.step} and stop the agent`),
         ]);
         break;
       case 'untrusted':

@@ -3,7 +3,7 @@ import type { Announcer } from '../announcer';
 import { h, icon } from '../dom';
 import type { StoreChanges, TranscriptStore } from '../store';
 import type { Post } from './contentBlocks';
-import { createEntryRenderer, type EntryRenderer } from './entries';
+import { createEntryRenderer, ElicitationEntry, type EntryRenderer } from './entries';
 import { ToolCard } from './toolCard';
 
 /** Entries rendered at first and added per "Show earlier"; the DOM holds at most twice this while following the end. */
@@ -108,6 +108,8 @@ export class Transcript {
     } else renderer.update(entry, appended);
     if (renderer.backlog) this.backlogged.add(renderer);
     if (focusPermissions && renderer.kind === 'tool') this.focusNewPermission(renderer);
+    // A new question takes the focus the same way (only when the reader is in the panel).
+    if (focusPermissions && renderer instanceof ElicitationEntry && renderer.card.isNew && document.hasFocus()) renderer.card.focusFirst();
   }
 
   private create(entry: EntryView, at?: number): EntryRenderer {

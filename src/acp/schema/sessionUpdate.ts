@@ -34,6 +34,9 @@ const CurrentModeUpdate = z
 /** `null` clears, absent leaves unchanged: keep the distinction (DIGEST §2 patch fields). */
 const patchString = z.string().nullable().optional().catch(undefined);
 
+/** Patch semantics (DIGEST §2, §9): absent leaves the summary, `null` or `[]` clears it, a list replaces it. */
+const patchContent = z.array(z.unknown()).nullable().optional().catch(undefined).transform((items) => (items == null ? items : list(ContentBlock).parse(items)));
+
 export const SessionUpdate = openUnion('sessionUpdate', {
   user_message_chunk: chunk('user_message_chunk'),
   agent_message_chunk: chunk('agent_message_chunk'),
@@ -56,6 +59,16 @@ export const SessionUpdate = openUnion('sessionUpdate', {
     cost: opt(z.looseObject({ amount: z.number(), currency: z.string() })),
     _meta: Meta,
   }),
+  /** A context compaction, one timeline entry per `compactionId` (DIGEST §9, needs `session.compaction`). */
+  compaction_update: z.looseObject({
+    sessionUpdate: z.literal('compaction_update'),
+    compactionId: z.string(),
+    status: openEnum(['in_progress', 'completed', 'failed', 'cancelled'] as const),
+    summary: patchContent,
+    error: patchString,
+    _meta: z.record(z.string(), z.unknown()).nullable().optional().catch(undefined),
+  }),
+  compaction_summary_chunk: z.looseObject({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlock, _meta: Meta }),
   notice: z.looseObject({
     sessionUpdate: z.literal('notice'),
     severity: openEnum(['info', 'warning', 'error'] as const),

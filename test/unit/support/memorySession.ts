@@ -13,6 +13,8 @@ export async function memorySession(options: { initialize?: boolean; agentCapabi
   const acp = new AcpConnection(peer.toUs, peer.fromUs, buildClientCapabilities({ readFiles: false, writeFiles: 'off', terminal: 'off', terminalAuth: false }), {
     sessionUpdate: (n) => session.apply(n.update),
     requestPermission: (params, signal) => session.requestPermission(params, signal),
+    createElicitation: (params, signal) => session.elicitations.ask(params, signal),
+    completeElicitation: ({ elicitationId }) => elicitationId != null && session.elicitations.complete(elicitationId),
   });
   if (options.initialize ?? true) {
     const init = acp.initialize({ name: 't', version: '0' });
