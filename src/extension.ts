@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
+import { registerAgentSources } from './agents/registerAgentSources';
 import { Continuations } from './agents/continuations';
 import { NewSessionFlow } from './agents/newSessionFlow';
 import { registerSessions } from './agents/registerSessions';
@@ -22,7 +23,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const terminals = registerTerminals(context);
   const edits = registerEdits(context);
-  const { manager, store } = registerSessions(context, version, terminals, edits);
+  const agents = registerAgentSources(context);
+  const { manager, store } = registerSessions(context, version, terminals, edits, agents);
   const newSession = new NewSessionFlow(manager);
   const continuations = new Continuations(manager, edits);
   registerCommands(context, { manager, store, newSession, continuations, edits, version });

@@ -10,7 +10,7 @@ import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
-import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
+import { AgentNotFoundError, AgentRegistry, type AgentSources, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
@@ -30,6 +30,8 @@ export interface SessionManagerOptions {
   edits?: SessionEdits;
   /** One policy per session: what happens after its agent crashes. */
   restartPolicy?: () => RestartPolicy;
+  /** The ACP registry and Howdah's installs (without them: settings and the catalog only). */
+  agents?: AgentSources;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface SessionManagerOptions {
  * `SessionLifecycle` (src/session/lifecycle.ts); the transitions are called here and nowhere else.
  */
 export class SessionManager implements vscode.Disposable {
-  readonly registry = new AgentRegistry();
+  readonly registry: AgentRegistry;
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
@@ -61,6 +63,7 @@ export class SessionManager implements vscode.Disposable {
 
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
+    this.registry = new AgentRegistry(options.agents);
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
     this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
@@ -130,7 +133,7 @@ export class SessionManager implements vscode.Disposable {
       this.failures.newSessionFailed(toStartFailure(agent, error));
       if (error instanceof AgentNotFoundError) {
         log.error(error.message);
-        void offerInstall(error.agent);
+        void this.registry.offerInstall(error.agent);
         throw error;
       }
       throw this.fail(describeStartFailure(agent, error), log);

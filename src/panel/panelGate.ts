@@ -9,7 +9,7 @@ export interface GateSources {
   state(): Promise<GateState>;
   chooseSignIn(choiceId: string | undefined): void;
   chooseAgent(agentId: string): Promise<void>;
-  installAgent(agentId: string): void;
+  installAgent(agentId: string): Promise<void>;
   openDocs(agentId: string): Promise<void>;
   manageTrust(): Promise<void>;
   /** A start error's button; `id` names the failure the page showed (ignored when it is no longer the one). */

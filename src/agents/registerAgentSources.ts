@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+import { AgentInstalls } from './agentInstalls';
+import type { AgentSources } from './agentRegistry';
+import { RegistryService } from './registryService';
+
+/**
+ * The ACP registry (snapshot, cache, background refresh) and the agents Howdah installed, both in global storage
+ * (agents are per machine, not per workspace). Neither blocks activation: the list starts from the snapshot.
+ */
+export function registerAgentSources(context: vscode.ExtensionContext): AgentSources {
+  const registry = new RegistryService(context.globalStorageUri);
+  const installs = new AgentInstalls(context.globalStorageUri);
+  context.subscriptions.push(registry, installs);
+  void registry.start();
+  void installs.load();
+  return { registry, installs };
+}
