@@ -64,6 +64,34 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     close: (key) => manager.close(session(key).key),
     delete: (key) => manager.delete(session(key).key),
     resources: () => resourceCounts(manager),
+    agents: async () =>
+      (await manager.registry.availability()).map(({ agent, installed, update }) => ({
+        id: agent.id,
+        name: agent.name,
+        source: agent.source,
+        ...(agent.registry ? { registryVersion: agent.registry.version } : {}),
+        ...(agent.installed ? { installedVersion: agent.installed.version } : {}),
+        installed,
+        ...(update ? { update } : {}),
+      })),
+    refreshRegistry: async () => (await manager.registry.sources?.registry.refresh(true)) ?? 'no registry',
+    installAgent: async (agentId, options = {}) => {
+      const agent = manager.registry.find(agentId);
+      const installs = manager.registry.sources?.installs;
+      if (!agent?.registry || !installs) return { ok: false, failure: 'unknown', message: `${agentId} is not a registry agent` };
+      const controller = new AbortController();
+      try {
+        const installed = await installs.installOrThrow(agent.registry, controller.signal, (step) => {
+          if (options.cancelAfterBytes !== undefined && (step.received ?? 0) >= options.cancelAfterBytes) controller.abort();
+        });
+        return { ok: true, version: installed.version, dir: installed.dir, executable: installed.executable };
+      } catch (error) {
+        return { ok: false, failure: (error as { failure?: string }).failure ?? 'error', message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    removeAgent: (agentId) => manager.registry.remove(agentId),
+    agentStorage: () => manager.registry.sources?.installs.root,
+    sessionAgentVersion: (key) => manager.installedVersionOf(session(key).key),
   };
 }
 

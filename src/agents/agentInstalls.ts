@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readLoginShellPath, resolveCommand, systemResolutionEnv } from './commandResolution';
-import { AgentInstaller, type Installed } from './registry/installer';
+import { AgentInstaller, type Installed, type InstallStep } from './registry/installer';
 import { InstallError } from './registry/installErrors';
 import { currentPlatform } from './registry/platform';
 import type { RegistryAgent } from './registry/registryFormat';
@@ -80,8 +80,8 @@ export class AgentInstalls implements vscode.Disposable {
   }
 
   /** Throws the install's error instead of showing it (the test API and the registry matrix use it). */
-  async installOrThrow(agent: RegistryAgent, signal?: AbortSignal): Promise<Installed> {
-    const installed = await this.installer.install(agent, { platform: currentPlatform(), signal: signal ?? new AbortController().signal, ...(await this.tools()) });
+  async installOrThrow(agent: RegistryAgent, signal?: AbortSignal, onStep?: (step: InstallStep) => void): Promise<Installed> {
+    const installed = await this.installer.install(agent, { platform: currentPlatform(), signal: signal ?? new AbortController().signal, ...(await this.tools()), ...(onStep ? { onStep } : {}) });
     await this.afterInstall(installed);
     return installed;
   }

@@ -81,6 +81,11 @@ export class SessionManager implements vscode.Disposable {
     return this.sessions.get(key);
   }
 
+  /** The installed version the session's agent runs (Howdah's install of a registry agent), if it is one. */
+  installedVersionOf(key: string): string | undefined {
+    return this.sessions.get(key)?.agent.installed?.version;
+  }
+
   setActive(key: string): void {
     if (!this.sessions.has(key) || this.activeKey === key) return;
     this.activeKey = key;

@@ -111,6 +111,8 @@ export class AgentInstaller {
       return toInstalled(manifest, target);
     } catch (error) {
       await fs.promises.rm(temp, { recursive: true, force: true }).catch(() => undefined);
+      // The agent's own folder too, when this install was all it would have held.
+      await fs.promises.rmdir(this.dirOf(agent.id)).catch(() => undefined);
       if (options.signal.aborted && !(error instanceof InstallError && error.failure === 'cancelled')) throw cancelled();
       const disk = diskProblem(error);
       if (disk && !(error instanceof InstallError)) throw new InstallError('disk', `Installing ${agent.name} failed: ${disk}.`, { cause: error });

@@ -63,7 +63,7 @@ function killTree(pid: number | undefined): void {
  * else the package's only bin (or the one named after the package).
  */
 export async function npmBin(dir: string, spec: string, cmd: string | undefined): Promise<string> {
-  const { name } = splitNpmSpec(spec);
+  const name = await installedName(dir, spec);
   const manifest = JSON.parse(await fs.promises.readFile(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { name?: string; bin?: unknown };
   const bins = typeof manifest.bin === 'string' ? { [name.split('/').pop()!]: manifest.bin } : typeof manifest.bin === 'object' && manifest.bin ? (manifest.bin as Record<string, unknown>) : {};
   const names = Object.keys(bins);
@@ -73,4 +73,19 @@ export async function npmBin(dir: string, spec: string, cmd: string | undefined)
   }
   const bin = process.platform === 'win32' ? `${chosen}.cmd` : chosen;
   return path.join('node_modules', '.bin', bin);
+}
+
+/**
+ * The name the spec installed as: read from the spec for `name@version`; for a tarball URL or path, from npm's own
+ * record of what it installed (node_modules/.package-lock.json), the package whose `resolved` is that tarball.
+ */
+async function installedName(dir: string, spec: string): Promise<string> {
+  if (!/^(https?:|file:|\.|\/)|\.tgz$|\.tar\.gz$/i.test(spec)) return splitNpmSpec(spec).name;
+  const lock = JSON.parse(await fs.promises.readFile(path.join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages?: Record<string, { resolved?: string }> };
+  const base = spec.split(/[\\/]/).pop();
+  for (const [key, value] of Object.entries(lock.packages ?? {})) {
+    const resolved = value.resolved ?? '';
+    if (resolved === spec || (base && resolved.endsWith(`/${base}`))) return key.replace(/^node_modules\//, '');
+  }
+  throw new InstallError('package-manager', `npm installed ${spec}, but Howdah cannot tell which package it was.`);
 }
