@@ -64,7 +64,13 @@ function killTree(pid: number | undefined): void {
  */
 export async function npmBin(dir: string, spec: string, cmd: string | undefined): Promise<string> {
   const name = await installedName(dir, spec);
-  const manifest = JSON.parse(await fs.promises.readFile(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { name?: string; bin?: unknown };
+  let manifest: { name?: string; bin?: unknown };
+  try {
+    manifest = JSON.parse(await fs.promises.readFile(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as typeof manifest;
+  } catch (error) {
+    const found = await fs.promises.readdir(path.join(dir, 'node_modules')).catch(() => []);
+    throw new InstallError('package-manager', `npm finished, but ${name} is not where it installs packages (node_modules holds: ${found.join(', ') || 'nothing'}).`, { cause: error });
+  }
   const bins = typeof manifest.bin === 'string' ? { [name.split('/').pop()!]: manifest.bin } : typeof manifest.bin === 'object' && manifest.bin ? (manifest.bin as Record<string, unknown>) : {};
   const names = Object.keys(bins);
   const chosen = cmd ? cmd.replace(/^\.\//, '') : names.length === 1 ? names[0] : names.find((n) => n === name.split('/').pop());
@@ -85,7 +91,9 @@ async function installedName(dir: string, spec: string): Promise<string> {
   const base = spec.split(/[\\/]/).pop();
   for (const [key, value] of Object.entries(lock.packages ?? {})) {
     const resolved = value.resolved ?? '';
-    if (resolved === spec || (base && resolved.endsWith(`/${base}`))) return key.replace(/^node_modules\//, '');
+    // Keys are relative to the folder npm saw, which differs from ours when a link is on the way: the name is what
+    // follows the last node_modules/.
+    if (resolved === spec || (base && resolved.endsWith(`/${base}`))) return key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
   }
   throw new InstallError('package-manager', `npm installed ${spec}, but Howdah cannot tell which package it was.`);
 }
