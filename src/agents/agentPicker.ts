@@ -10,7 +10,7 @@ function item(availability: AgentAvailability): Item {
   const view = agentChoice(agent, installed, update);
   const state = update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail;
   return {
-    label: `${installed ? '$(check) ' : ''}${agent.name}`,
+    label: agent.name,
     description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
     detail: view.description ?? (installed ? [agent.command, ...agent.args].join(' ') : view.detail),
     ...(view.icon ? { iconPath: vscode.Uri.parse(view.icon) } : {}),
