@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { addAgent, pickAgent, removeAgent } from './agents/agentPicker';
+import { addAccount, addAgent, pickAgent, removeAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
@@ -38,6 +38,11 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
       return id;
     },
     'howdah.removeAgent': () => removeAgent(manager.registry),
+    'howdah.addAccount': async () => {
+      const id = await addAccount(manager.registry);
+      if (id) await newSession.start(id);
+      return id;
+    },
     'howdah.refreshRegistry': async () => {
       const registry = manager.registry.sources?.registry;
       if (!registry) return;

@@ -48,6 +48,10 @@ export function agentGate(manager: SessionManager, newSession: NewSessionFlow): 
       const docs = known?.catalog?.docs ?? known?.registry?.website ?? known?.registry?.repository;
       if (docs) await vscode.env.openExternal(vscode.Uri.parse(docs));
     },
+    async signInAgent(agentId) {
+      const known = agent(agentId);
+      if (known) await manager.registry.signIns.signIn(known);
+    },
     async manageTrust() {
       await vscode.commands.executeCommand('workbench.trust.manage');
     },

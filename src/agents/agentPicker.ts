@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { agentChoice } from '../panel/gateView';
+import { ACCOUNT_HOMES } from './accountHomes';
 import type { AgentAvailability, AgentRegistry } from './agentRegistry';
 
 type Item = vscode.QuickPickItem & { availability: AgentAvailability };
 
 /** One agent as a Quick Pick row: name, version, licence, how it is distributed, installed or not. */
 function item(availability: AgentAvailability): Item {
-  const { agent, installed, update } = availability;
-  const view = agentChoice(agent, installed, update);
-  const state = update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail;
+  const { agent, installed, update, signIn } = availability;
+  const view = agentChoice(agent, installed, update, signIn);
+  const signedIn = signIn === 'signed-in' ? 'signed in' : signIn === 'signed-out' ? 'not signed in' : undefined;
+  const state = [update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail, signedIn].filter(Boolean).join(', ');
   return {
     label: agent.name,
     description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
@@ -66,15 +68,42 @@ export async function addAgent(registry: AgentRegistry): Promise<string | undefi
   return agent.id;
 }
 
-/** "Howdah: Remove Agent…": deletes an agent Howdah installed (its whole folder, every version) after asking. */
+/**
+ * "Howdah: Add Account…": for an agent that keeps its configuration in one folder (accountHomes.ts), a second entry
+ * ("Codex (Work)") whose folder is its own; signing in there leaves the first account alone. Returns the new id.
+ */
+export async function addAccount(registry: AgentRegistry): Promise<string | undefined> {
+  const accounts = registry.sources?.accounts;
+  if (!accounts) return undefined;
+  const bases = registry.list().filter((a) => !a.account && a.id in ACCOUNT_HOMES);
+  const base = await vscode.window.showQuickPick(
+    bases.map((a) => ({ label: a.name, description: `its own ${ACCOUNT_HOMES[a.id]!.variable}`, agent: a })),
+    { title: 'Howdah: Add Account', placeHolder: 'Agents that can keep a second account apart' },
+  );
+  if (!base) return undefined;
+  const label = (await vscode.window.showInputBox({ title: `Howdah: another ${base.agent.name} account`, prompt: 'A name for it, e.g. Work', validateInput: (v) => (v.trim() ? undefined : 'Give the account a name') }))?.trim();
+  if (!label) return undefined;
+  const record = await accounts.add(base.agent.id, label);
+  const name = `${base.agent.name} (${label})`;
+  const start = await vscode.window.showInformationMessage(`Howdah: ${name} added; it signs in separately from ${base.agent.name}.`, `Start ${name}`);
+  return start ? record.id : undefined;
+}
+
+/** "Howdah: Remove Agent…": deletes an agent Howdah installed (its whole folder, every version), or an extra account. */
 export async function removeAgent(registry: AgentRegistry): Promise<string | undefined> {
-  const installed = registry.list().filter((a) => a.installed);
-  if (installed.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent is installed in Howdah’s storage.');
+  const removable = registry.list().filter((a) => (a.installed && !a.account) || a.account);
+  if (removable.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent is installed in Howdah’s storage.');
   const choice = await vscode.window.showQuickPick(
-    installed.map((a) => ({ label: a.name, description: `${a.installed!.version} · ${a.installed!.dir}`, agent: a })),
+    removable.map((a) => ({ label: a.name, description: a.account ? 'account: its sign-in and settings are deleted' : `${a.installed!.version} · ${a.installed!.dir}`, agent: a })),
     { title: 'Howdah: Remove Agent', placeHolder: 'The agent’s folder in Howdah’s storage is deleted' },
   );
   if (!choice) return undefined;
+  if (choice.agent.account) {
+    const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name}? Its configuration folder (with its sign-in) is deleted.`, { modal: true }, 'Remove');
+    if (ok !== 'Remove') return undefined;
+    await registry.sources?.accounts?.remove(choice.agent.id);
+    return choice.agent.id;
+  }
   const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name} ${choice.agent.installed!.version}? Its folder in Howdah's storage is deleted.`, { modal: true }, 'Remove');
   if (ok !== 'Remove') return undefined;
   try {

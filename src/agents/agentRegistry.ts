@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { parseAgentSettings, type AgentDefinition } from './agentDefinitions';
+import type { AgentAccounts } from './agentAccounts';
 import type { AgentInstalls } from './agentInstalls';
 import { CATALOG, catalogEntry, catalogForRegistry, type CatalogEntry } from './catalog';
 import { readLoginShellPath, resolveCommand, systemResolutionEnv } from './commandResolution';
@@ -8,6 +9,8 @@ import type { Installed } from './registry/installer';
 import type { RegistryAgent } from './registry/registryFormat';
 import { compareVersions } from './registry/version';
 import type { RegistryService } from './registryService';
+import { SignInStates } from './signInStates';
+import type { SignInState } from './signInStatus';
 
 /**
  * An agent the user can pick, in one list: from settings (`howdah.agents`, which win on the same id), from the ACP
@@ -20,6 +23,8 @@ export interface KnownAgent extends AgentDefinition {
   /** Installed by Howdah: the newest version in its storage. */
   readonly installed?: Installed;
   readonly source: 'settings' | 'registry' | 'catalog';
+  /** A second account of another entry (`baseId`), with the agent's config home in a folder of its own. */
+  readonly account?: { readonly baseId: string; readonly label: string };
 }
 
 export interface AgentAvailability {
@@ -28,6 +33,8 @@ export interface AgentAvailability {
   readonly installed: boolean;
   /** A newer registry version than the one installed. */
   readonly update?: string;
+  /** What the agent's own CLI says, for an installed agent that can tell (undefined: not known yet, or cannot tell). */
+  readonly signIn?: SignInState;
 }
 
 export class AgentNotFoundError extends Error {
@@ -44,6 +51,7 @@ export class AgentNotFoundError extends Error {
 export interface AgentSources {
   readonly registry: RegistryService;
   readonly installs: AgentInstalls;
+  readonly accounts?: AgentAccounts;
 }
 
 /**
@@ -57,9 +65,13 @@ export class AgentRegistry {
   /** The registry was refreshed or an agent installed, updated or removed. */
   readonly onDidChange: vscode.Event<void>;
 
+  /** Whether each agent is signed in, by its own CLI. */
+  readonly signIns = new SignInStates((command) => this.resolve(command));
+
   constructor(readonly sources?: AgentSources) {
     this.onDidChange = (listener, thisArg, disposables) => {
-      const subs = sources ? [sources.registry.onDidChange(listener, thisArg), sources.installs.onDidChange(listener, thisArg)] : [];
+      const subs = [this.signIns.onDidChange(listener, thisArg)];
+      if (sources) subs.push(sources.registry.onDidChange(listener, thisArg), sources.installs.onDidChange(listener, thisArg), ...(sources.accounts ? [sources.accounts.onDidChange(listener, thisArg)] : []));
       const d = { dispose: () => subs.forEach((s) => s.dispose()) };
       if (Array.isArray(disposables)) disposables.push(d);
       return d;
@@ -86,6 +98,14 @@ export class AgentRegistry {
       if (taken.has(e.id)) continue;
       taken.add(e.id);
       result.push({ id: e.id, name: e.name, command: e.command, args: e.args, env: e.env ?? {}, catalog: e, source: 'catalog' });
+    }
+    // Each extra account right after the agent it is an account of.
+    for (const record of this.sources?.accounts?.list() ?? []) {
+      const at = result.findIndex((a) => a.id === record.baseId);
+      if (at < 0 || taken.has(record.id)) continue;
+      const base = result[at]!;
+      const account: KnownAgent = { ...base, id: record.id, name: `${base.name} (${record.label})`, env: { ...base.env, ...this.sources!.accounts!.envOf(record) }, account: { baseId: record.baseId, label: record.label } };
+      result.splice(at + 1 + result.slice(at + 1).filter((a) => a.account?.baseId === record.baseId).length, 0, account);
     }
     return result;
   }
@@ -142,7 +162,8 @@ export class AgentRegistry {
       () => true,
       () => false,
     );
-    return { agent, installed, ...(update ? { update } : {}) };
+    const signIn = installed ? this.signIns.get(agent) : undefined;
+    return { agent, installed, ...(update ? { update } : {}), ...(signIn ? { signIn } : {}) };
   }
 
   /** Installs (or updates) a registry agent with progress; true when it is installed afterwards. */

@@ -20,6 +20,8 @@ export interface CatalogEntry {
   readonly signIn?: string;
   readonly docs: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent's own CLI command that says whether it is signed in (run without a shell, before starting it). */
+  readonly signInStatus?: readonly string[];
 }
 
 export const CATALOG: readonly CatalogEntry[] = [
@@ -31,6 +33,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     args: [],
     signIn: 'claude /login',
     docs: 'https://github.com/agentclientprotocol/claude-agent-acp',
+    signInStatus: ['claude', 'auth', 'status'],
   },
   {
     id: 'codex',
@@ -40,6 +43,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     args: [],
     signIn: 'codex login',
     docs: 'https://github.com/zed-industries/codex-acp',
+    signInStatus: ['codex', 'login', 'status'],
   },
   {
     id: 'gemini',
@@ -67,6 +71,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     args: ['acp'],
     signIn: 'opencode auth login',
     docs: 'https://opencode.ai/docs/acp/',
+    signInStatus: ['opencode', 'auth', 'list'],
   },
   {
     id: 'qwen-code',
@@ -93,6 +98,7 @@ export const CATALOG: readonly CatalogEntry[] = [
     args: ['acp'],
     signIn: 'cursor-agent login',
     docs: 'https://cursor.com/cli',
+    signInStatus: ['cursor-agent', 'status'],
   },
   {
     id: 'goose',

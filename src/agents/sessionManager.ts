@@ -301,6 +301,7 @@ export class SessionManager implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.crashes.dispose();
+    this.registry.signIns.dispose();
     for (const managed of this.sessions.values()) {
       void this.runner.stop(managed, { kind: 'window-closing' }).finally(() => managed.scope.dispose());
     }

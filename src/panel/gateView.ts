@@ -7,7 +7,7 @@ export interface GateAgent {
   readonly command: string;
   readonly args: readonly string[];
   readonly source?: 'settings' | 'registry' | 'catalog';
-  readonly catalog?: { readonly docs?: string };
+  readonly catalog?: { readonly docs?: string; readonly signIn?: string };
   readonly registry?: {
     readonly version: string;
     readonly description: string;
@@ -26,7 +26,7 @@ export interface GateState {
   /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
   readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
   /** Set only when the user has to pick an agent: no session and no default agent. */
-  readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean; readonly update?: string }[];
+  readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean; readonly update?: string; readonly signIn?: 'signed-in' | 'signed-out' | 'unknown' }[];
 }
 
 const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
@@ -49,7 +49,7 @@ export function gateView(state: GateState): GateView | undefined {
     return { kind: 'startError', id, title, agentName, message, ...(agentMessage !== undefined ? { agentMessage } : {}), stderr: [...stderr], actions };
   }
   if (!state.availability) return undefined;
-  const agents = state.availability.map(({ agent, installed, update }) => agentChoice(agent, installed, update));
+  const agents = state.availability.map(({ agent, installed, update, signIn }) => agentChoice(agent, installed, update, signIn));
   // Stable: installed first, each group in the registry's order (settings, then the catalog).
   return { kind: 'chooseAgent', agents: [...agents.filter((a) => a.installed), ...agents.filter((a) => !a.installed)] };
 }
@@ -57,7 +57,7 @@ export function gateView(state: GateState): GateView | undefined {
 const DISTRIBUTION_NAMES = { binary: 'binary', npx: 'npm', uvx: 'uv' } as const;
 const INLINE_SVG = /^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/;
 
-export function agentChoice(agent: GateAgent, installed: boolean, update?: string): AgentChoiceView {
+export function agentChoice(agent: GateAgent, installed: boolean, update?: string, signIn?: 'signed-in' | 'signed-out' | 'unknown'): AgentChoiceView {
   const r = agent.registry;
   const kinds = r ? (['binary', 'npx', 'uvx'] as const).filter((k) => r.distribution[k] !== undefined).map((k) => DISTRIBUTION_NAMES[k]) : [];
   const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? 'your settings' : kinds.length ? kinds.join(', ') : undefined;
@@ -80,5 +80,7 @@ export function agentChoice(agent: GateAgent, installed: boolean, update?: strin
     canInstall: !installed && !!r,
     ...(update ? { updateTo: update } : {}),
     hasDocs: !!(agent.catalog?.docs ?? r?.website ?? r?.repository),
+    ...(signIn ? { signIn } : {}),
+    ...(installed && agent.catalog?.signIn ? { canSignIn: true } : {}),
   };
 }

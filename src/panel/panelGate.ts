@@ -11,6 +11,8 @@ export interface GateSources {
   chooseAgent(agentId: string): Promise<void>;
   installAgent(agentId: string): Promise<void>;
   openDocs(agentId: string): Promise<void>;
+  /** Runs the agent's login in a terminal, then checks its sign-in state again. */
+  signInAgent(agentId: string): Promise<void>;
   manageTrust(): Promise<void>;
   /** A start error's button; `id` names the failure the page showed (ignored when it is no longer the one). */
   startErrorAction(id: string, action: StartErrorAction): Promise<void>;
@@ -60,6 +62,8 @@ export class PanelGate implements vscode.Disposable {
         return this.sources.installAgent(intent.agentId);
       case 'agentDocs':
         return this.sources.openDocs(intent.agentId);
+      case 'signInAgent':
+        return this.sources.signInAgent(intent.agentId);
       case 'manageTrust':
         return this.sources.manageTrust();
       case 'startError':

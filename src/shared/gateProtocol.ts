@@ -59,6 +59,10 @@ export interface AgentChoiceView {
   readonly updateTo?: string;
   /** The host can open the agent's documentation. */
   readonly hasDocs: boolean;
+  /** What the agent's own CLI says about signing in (absent: it cannot tell, or it is not known yet). */
+  readonly signIn?: 'signed-in' | 'signed-out' | 'unknown';
+  /** The host can run the agent's login in a terminal ("Sign in"). */
+  readonly canSignIn?: boolean;
 }
 
 /** Host → webview: the gate now (`null`: nothing stands in the way). Sent on `ready` and whenever it changes. */
@@ -78,6 +82,8 @@ export const GATE_INTENTS = [
   /** Install (or update) this agent from the registry into Howdah's storage, or open its docs. */
   z.object({ type: z.literal('installAgent'), agentId: id }),
   z.object({ type: z.literal('agentDocs'), agentId: id }),
+  /** Run this agent's login in a terminal; its sign-in state is checked again when the terminal closes. */
+  z.object({ type: z.literal('signInAgent'), agentId: id }),
   /** Open VS Code's workspace trust editor. */
   z.object({ type: z.literal('manageTrust') }),
   /** A start error's button, for the failure `id`. */

@@ -109,7 +109,8 @@ export class GateBanner {
   private agentItem(agent: AgentChoiceView): HTMLElement {
     const item = h('li', { class: `gate-agent${agent.installed ? '' : ' missing'}`, 'data-filter': [agent.name, agent.id, agent.description ?? '', agent.distribution ?? ''].join(' ').toLowerCase() });
     item.append(agentIcon(agent.icon));
-    const meta = [agent.version, agent.license, agent.distribution].filter((x): x is string => !!x).join(' · ');
+    const signIn = agent.signIn === 'signed-in' ? 'signed in' : agent.signIn === 'signed-out' ? 'not signed in' : undefined;
+    const meta = [agent.version, agent.license, agent.distribution, signIn].filter((x): x is string => !!x).join(' · ');
     item.append(
       h(
         'div',
@@ -124,6 +125,7 @@ export class GateBanner {
     if (agent.installed) actions.append(this.button(`Start ${agent.name}`, () => this.post({ type: 'chooseAgent', agentId: agent.id }), undefined, 'small', 'Start'));
     else if (agent.canInstall) actions.append(this.button(`Install ${agent.name}`, () => this.post({ type: 'installAgent', agentId: agent.id }), 'Downloads it into Howdah’s storage, then starts it', 'small', 'Install'));
     if (agent.updateTo) actions.append(this.button(`Update to ${agent.updateTo}`, () => this.post({ type: 'installAgent', agentId: agent.id }), `Update ${agent.name}; running sessions keep their version until restarted`, 'secondary small'));
+    if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(`Sign in to ${agent.name}`, () => this.post({ type: 'signInAgent', agentId: agent.id }), 'Runs its login in a terminal; checked again when the terminal closes', 'secondary small', 'Sign in'));
     if (agent.hasDocs) actions.append(this.button(`${agent.name} documentation`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
     item.append(actions);
     return item;

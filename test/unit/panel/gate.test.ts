@@ -68,6 +68,7 @@ describe('panel gate: what stands before a conversation', () => {
       { type: 'chooseAgent', agentId: 'fake' },
       { type: 'installAgent', agentId: 'gemini' },
       { type: 'agentDocs', agentId: 'gemini' },
+      { type: 'signInAgent', agentId: 'codex' },
       { type: 'manageTrust' },
       ...['retry', 'signIn', 'showLog', 'editSettings', 'dismiss'].map((action) => ({ type: 'startError', id: 'f1', action })),
     ]) {
