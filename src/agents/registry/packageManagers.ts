@@ -44,7 +44,8 @@ export async function npmInstall(npm: string | undefined, dir: string, spec: str
   if (code === 0) return;
   const text = tail.join('\n');
   const failure = /ENOSPC/.test(text) ? 'disk' : /ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i.test(text) ? 'network' : 'package-manager';
-  const why = failure === 'disk' ? 'the disk is full' : failure === 'network' ? 'npm could not reach its registry' : `npm exited with ${code}`;
+  const missing = /ETARGET|E404|notarget|404 Not Found/i.test(text);
+  const why = failure === 'disk' ? 'the disk is full' : failure === 'network' ? 'npm could not reach its registry' : missing ? 'that package or version is not on the npm registry npm uses' : `npm exited with ${code}`;
   throw new InstallError(failure, `Installing ${spec} failed: ${why}. npm said:\n${tail.slice(-8).join('\n')}`);
 }
 
