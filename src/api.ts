@@ -72,6 +72,8 @@ export interface HowdahApi {
   removeAgent(agentId: string): Promise<void>;
   /** The folder agents are installed into (`globalStorageUri/agents`). */
   agentStorage(): string | undefined;
+  /** Adds a second account of `baseId` as Howdah: Add Account… does; resolves to its id, its name and its config folder. */
+  addAccount(baseId: string, label: string): Promise<{ id: string; name: string; folder: string; env: Record<string, string> }>;
   /** The installed version a session's agent was started from (undefined when it is not a Howdah install). */
   sessionAgentVersion(sessionKey: string): string | undefined;
 }

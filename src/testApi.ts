@@ -91,6 +91,13 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe): Howda
     },
     removeAgent: (agentId) => manager.registry.remove(agentId),
     agentStorage: () => manager.registry.sources?.installs.root,
+    addAccount: async (baseId, label) => {
+      const accounts = manager.registry.sources?.accounts;
+      if (!accounts) throw new Error('no accounts');
+      const record = await accounts.add(baseId, label);
+      const agent = manager.registry.find(record.id);
+      return { id: record.id, name: agent?.name ?? '', folder: accounts.folderOf(record), env: { ...(agent?.env ?? {}) } };
+    },
     sessionAgentVersion: (key) => manager.installedVersionOf(session(key).key),
   };
 }

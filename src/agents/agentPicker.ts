@@ -101,7 +101,7 @@ export async function removeAgent(registry: AgentRegistry): Promise<string | und
   if (choice.agent.account) {
     const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name}? Its configuration folder (with its sign-in) is deleted.`, { modal: true }, 'Remove');
     if (ok !== 'Remove') return undefined;
-    await registry.sources?.accounts?.remove(choice.agent.id);
+    await registry.remove(choice.agent.id);
     return choice.agent.id;
   }
   const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name} ${choice.agent.installed!.version}? Its folder in Howdah's storage is deleted.`, { modal: true }, 'Remove');

@@ -173,9 +173,10 @@ export class AgentRegistry {
     return (await this.sources.installs.install(agent.registry)) !== undefined;
   }
 
-  /** Deletes what Howdah installed for a registry agent. */
+  /** Deletes what Howdah installed for a registry agent, or an extra account (its config folder). */
   async remove(agentId: string): Promise<void> {
     const agent = this.find(agentId);
+    if (agent?.account && this.sources?.accounts) return this.sources.accounts.remove(agentId);
     if (!agent?.installed || !agent.registry || !this.sources) throw new Error(`${agentId} is not installed in Howdah's storage`);
     await this.sources.installs.remove(agent.registry.id);
   }

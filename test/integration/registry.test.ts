@@ -91,7 +91,7 @@ describe('registry: install agents from the ACP registry', function () {
   after(async () => {
     const api = await howdah();
     await api.stopAll();
-    for (const id of ['reg-bin', 'reg-npm']) await api.removeAgent(id).catch(() => undefined);
+    for (const id of ['reg-bin', 'reg-npm', 'codex-work']) await api.removeAgent(id).catch(() => undefined);
     await vscode.workspace.getConfiguration('howdah').update('registry.url', '', vscode.ConfigurationTarget.Global);
     for (const res of stalled) res.destroy();
     server.close();
@@ -169,6 +169,21 @@ describe('registry: install agents from the ACP registry', function () {
     await api.prompt(key, 'Show me an example');
     assert.ok(agentText(api.snapshot(key)).startsWith('# Greeting helper'));
     await api.close(key);
+  });
+
+  it('Add Account gives Codex a second entry whose CODEX_HOME is its own folder in global storage', async () => {
+    const api = await howdah();
+    const account = await api.addAccount('codex', 'Work');
+    assert.equal(account.id, 'codex-work');
+    assert.equal(account.name, 'Codex (Work)');
+    assert.equal(account.env.CODEX_HOME, account.folder);
+    assert.ok(fs.statSync(account.folder).isDirectory());
+    assert.ok(account.folder.includes(`${path.sep}globalStorage${path.sep}`), account.folder);
+    const ids = (await api.agents()).map((a) => a.id);
+    assert.equal(ids.indexOf('codex-work'), ids.indexOf('codex') + 1, 'listed right after Codex');
+    await api.removeAgent('codex-work');
+    assert.equal(fs.existsSync(account.folder), false, 'removing the account deletes its folder');
+    assert.ok(!(await api.agents()).some((a) => a.id === 'codex-work'));
   });
 
   it('Remove deletes the agent\'s folder; it is listed as not installed again', async () => {
