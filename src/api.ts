@@ -75,6 +75,33 @@ export interface HowdahApi {
   reviewThreads(): { uri: string; range?: [number, number]; notes: { text: string; at: number; sentTo?: string }[] }[];
   /** The user turns of conversation `key` that have other branches: the branches, oldest first, and which it is. */
   branches(key: string): { turn: number; keys: string[]; index: number }[];
+  /** Every agent Howdah lists (settings, registry, catalog), with its registry and installed versions. */
+  agents(): Promise<AgentListing[]>;
+  /** Fetches `howdah.registry.url` now, as Howdah: Refresh Agent Registry does; resolves to what happened. */
+  refreshRegistry(): Promise<string>;
+  /**
+   * Installs (or updates) a registry agent through the installer the Install button uses, without the notification;
+   * `cancelAfterBytes` cancels it once that much has been downloaded, as the notification's Cancel would.
+   */
+  installAgent(agentId: string, options?: { cancelAfterBytes?: number }): Promise<{ ok: true; version: string; dir: string; executable: string } | { ok: false; failure: string; message: string }>;
+  /** Deletes an installed agent, as Howdah: Remove Agent… does. */
+  removeAgent(agentId: string): Promise<void>;
+  /** The folder agents are installed into (`globalStorageUri/agents`). */
+  agentStorage(): string | undefined;
+  /** Adds a second account of `baseId` as Howdah: Add Account… does; resolves to its id, its name and its config folder. */
+  addAccount(baseId: string, label: string): Promise<{ id: string; name: string; folder: string; env: Record<string, string> }>;
+  /** The installed version a session's agent was started from (undefined when it is not a Howdah install). */
+  sessionAgentVersion(sessionKey: string): string | undefined;
+}
+
+export interface AgentListing {
+  readonly id: string;
+  readonly name: string;
+  readonly source: 'settings' | 'registry' | 'catalog';
+  readonly registryVersion?: string;
+  readonly installedVersion?: string;
+  readonly installed: boolean;
+  readonly update?: string;
 }
 
 export interface ResourceCounts {

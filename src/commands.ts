@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { pickAgent } from './agents/agentPicker';
+import { addAccount, addAgent, pickAgent, removeAgent } from './agents/agentPicker';
 import { exportDebugBundle } from './agents/debugBundle';
 import { showProtocolLog } from './agents/protocolLogView';
 import { pickPastSession } from './agents/historyPicker';
@@ -31,6 +31,24 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     'howdah.chooseAgent': async () => {
       const id = await pickAgent(manager.registry);
       if (id) await newSession.start(id);
+    },
+    'howdah.addAgent': async () => {
+      const id = await addAgent(manager.registry);
+      if (id) await newSession.start(id);
+      return id;
+    },
+    'howdah.removeAgent': () => removeAgent(manager.registry),
+    'howdah.addAccount': async () => {
+      const id = await addAccount(manager.registry);
+      if (id) await newSession.start(id);
+      return id;
+    },
+    'howdah.refreshRegistry': async () => {
+      const registry = manager.registry.sources?.registry;
+      if (!registry) return;
+      const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Howdah: refreshing the agent registry' }, () => registry.refresh(true));
+      void vscode.window.showInformationMessage(`Howdah: ${message}`);
+      return message;
     },
     'howdah.openSession': () => pickPastSession(manager, store),
     'howdah.handOff': async (agentId?: unknown) => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
 import { BranchIndex } from './agents/branchIndex';
+import { registerAgentSources } from './agents/registerAgentSources';
 import { Continuations } from './agents/continuations';
 import { reviewSender } from './agents/reviewSender';
 import { ReviewComments } from './edits/reviewComments';
@@ -25,7 +26,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const terminals = registerTerminals(context);
   const edits = registerEdits(context);
-  const { manager, store } = registerSessions(context, version, terminals, edits);
+  const agents = registerAgentSources(context);
+  const { manager, store } = registerSessions(context, version, terminals, edits, agents);
   const newSession = new NewSessionFlow(manager);
   const branches = new BranchIndex(manager, store);
   context.subscriptions.push(branches);

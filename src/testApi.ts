@@ -77,6 +77,41 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     sendReviewComments: async () => (await reviews?.send()) ?? false,
     reviewThreads: () => reviews?.saved() ?? [],
     branches: (key) => [...(branches?.positionsIn(key) ?? new Map())].map(([turn, p]) => ({ turn, keys: [...p.keys], index: p.index })),
+    agents: async () =>
+      (await manager.registry.availability()).map(({ agent, installed, update }) => ({
+        id: agent.id,
+        name: agent.name,
+        source: agent.source,
+        ...(agent.registry ? { registryVersion: agent.registry.version } : {}),
+        ...(agent.installed ? { installedVersion: agent.installed.version } : {}),
+        installed,
+        ...(update ? { update } : {}),
+      })),
+    refreshRegistry: async () => (await manager.registry.sources?.registry.refresh(true)) ?? 'no registry',
+    installAgent: async (agentId, options = {}) => {
+      const agent = manager.registry.find(agentId);
+      const installs = manager.registry.sources?.installs;
+      if (!agent?.registry || !installs) return { ok: false, failure: 'unknown', message: `${agentId} is not a registry agent` };
+      const controller = new AbortController();
+      try {
+        const installed = await installs.installOrThrow(agent.registry, controller.signal, (step) => {
+          if (options.cancelAfterBytes !== undefined && (step.received ?? 0) >= options.cancelAfterBytes) controller.abort();
+        });
+        return { ok: true, version: installed.version, dir: installed.dir, executable: installed.executable };
+      } catch (error) {
+        return { ok: false, failure: (error as { failure?: string }).failure ?? 'error', message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    removeAgent: (agentId) => manager.registry.remove(agentId),
+    agentStorage: () => manager.registry.sources?.installs.root,
+    addAccount: async (baseId, label) => {
+      const accounts = manager.registry.sources?.accounts;
+      if (!accounts) throw new Error('no accounts');
+      const record = await accounts.add(baseId, label);
+      const agent = manager.registry.find(record.id);
+      return { id: record.id, name: agent?.name ?? '', folder: accounts.folderOf(record), env: { ...(agent?.env ?? {}) } };
+    },
+    sessionAgentVersion: (key) => manager.installedVersionOf(session(key).key),
   };
 }
 

@@ -1,31 +1,117 @@
 import * as vscode from 'vscode';
-import type { AgentRegistry, KnownAgent } from './agentRegistry';
+import { agentChoice } from '../panel/gateView';
+import { ACCOUNT_HOMES } from './accountHomes';
+import type { AgentAvailability, AgentRegistry } from './agentRegistry';
+
+type Item = vscode.QuickPickItem & { availability: AgentAvailability };
+
+/** One agent as a Quick Pick row: name, version, licence, how it is distributed, installed or not. */
+function item(availability: AgentAvailability): Item {
+  const { agent, installed, update, signIn } = availability;
+  const view = agentChoice(agent, installed, update, signIn);
+  const signedIn = signIn === 'signed-in' ? 'signed in' : signIn === 'signed-out' ? 'not signed in' : undefined;
+  const state = [update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail, signedIn].filter(Boolean).join(', ');
+  return {
+    label: agent.name,
+    description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
+    detail: view.description ?? (installed ? [agent.command, ...agent.args].join(' ') : view.detail),
+    ...(view.icon ? { iconPath: vscode.Uri.parse(view.icon) } : {}),
+    availability,
+  };
+}
 
 /**
- * The first-run choice: every known agent, installed or not (with how to install it), as a Quick Pick. The choice
- * becomes `howdah.defaultAgent`. Returns the agent id, or undefined when dismissed.
+ * The first-run choice: every known agent, installed or not, as a Quick Pick. The choice becomes `howdah.defaultAgent`
+ * unless told otherwise (`makeDefault: false`: a hand-over). A registry agent that is not installed is installed
+ * first. Returns the agent id, or undefined when dismissed (or the install failed).
  */
-/** Asks for an agent; unless told otherwise (`makeDefault: false`: a hand-over), the choice becomes the default. */
 export async function pickAgent(registry: AgentRegistry, options: { title?: string; placeHolder?: string; makeDefault?: boolean } = {}): Promise<string | undefined> {
-  type Item = vscode.QuickPickItem & { agent: KnownAgent; installed: boolean };
-  const items = (await registry.availability()).map(
-    ({ agent, installed }): Item => ({
-      label: agent.name,
-      description: installed ? [agent.command, ...agent.args].join(' ') : 'not installed',
-      detail: installed ? undefined : agent.catalog?.install ? `Install: ${agent.catalog.install}` : `Command "${agent.command}" not found`,
-      agent,
-      installed,
-    }),
-  );
-  items.sort((a, b) => Number(b.installed) - Number(a.installed));
+  const items = (await registry.availability()).map(item);
+  items.sort((a, b) => Number(b.availability.installed) - Number(a.availability.installed));
   const makeDefault = options.makeDefault ?? true;
   const choice = await vscode.window.showQuickPick(items, {
     title: options.title ?? 'Howdah: Choose an agent',
     placeHolder: options.placeHolder ?? (makeDefault ? 'Agents found on this machine come first; choosing one makes it the default' : 'Agents found on this machine come first'),
     matchOnDescription: true,
+    matchOnDetail: true,
   });
   if (!choice) return undefined;
-  if (makeDefault) await makeDefaultAgent(choice.agent.id);
+  const { agent, installed } = choice.availability;
+  if (!installed && agent.registry && !(await registry.install(agent.id))) return undefined;
+  if (makeDefault) await makeDefaultAgent(agent.id);
+  return agent.id;
+}
+
+/**
+ * "Howdah: Add Agent…": every registry agent and the user's own, filtered by typing. Picking one installs it (or
+ * updates it when the registry has a newer version); an installed one is started. Returns the agent id to start.
+ */
+export async function addAgent(registry: AgentRegistry): Promise<string | undefined> {
+  const items = (await registry.availability()).map(item);
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Howdah: Add Agent',
+    placeHolder: 'Type to filter; choosing an agent installs it into Howdah’s storage (or starts it when installed)',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!choice) return undefined;
+  const { agent, installed, update } = choice.availability;
+  if (update || (!installed && agent.registry)) {
+    if (!(await registry.install(agent.id))) return undefined;
+    const start = await vscode.window.showInformationMessage(`Howdah: ${agent.name} ${agent.registry?.version ?? ''} is installed.`, `Start ${agent.name}`);
+    return start ? agent.id : undefined;
+  }
+  if (!installed) {
+    await registry.offerInstall(agent);
+    return undefined;
+  }
+  return agent.id;
+}
+
+/**
+ * "Howdah: Add Account…": for an agent that keeps its configuration in one folder (accountHomes.ts), a second entry
+ * ("Codex (Work)") whose folder is its own; signing in there leaves the first account alone. Returns the new id.
+ */
+export async function addAccount(registry: AgentRegistry): Promise<string | undefined> {
+  const accounts = registry.sources?.accounts;
+  if (!accounts) return undefined;
+  const bases = registry.list().filter((a) => !a.account && a.id in ACCOUNT_HOMES);
+  const base = await vscode.window.showQuickPick(
+    bases.map((a) => ({ label: a.name, description: `its own ${ACCOUNT_HOMES[a.id]!.variable}`, agent: a })),
+    { title: 'Howdah: Add Account', placeHolder: 'Agents that can keep a second account apart' },
+  );
+  if (!base) return undefined;
+  const label = (await vscode.window.showInputBox({ title: `Howdah: another ${base.agent.name} account`, prompt: 'A name for it, e.g. Work', validateInput: (v) => (v.trim() ? undefined : 'Give the account a name') }))?.trim();
+  if (!label) return undefined;
+  const record = await accounts.add(base.agent.id, label);
+  const name = `${base.agent.name} (${label})`;
+  const start = await vscode.window.showInformationMessage(`Howdah: ${name} added; it signs in separately from ${base.agent.name}.`, `Start ${name}`);
+  return start ? record.id : undefined;
+}
+
+/** "Howdah: Remove Agent…": deletes an agent Howdah installed (its whole folder, every version), or an extra account. */
+export async function removeAgent(registry: AgentRegistry): Promise<string | undefined> {
+  const removable = registry.list().filter((a) => (a.installed && !a.account) || a.account);
+  if (removable.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent is installed in Howdah’s storage.');
+  const choice = await vscode.window.showQuickPick(
+    removable.map((a) => ({ label: a.name, description: a.account ? 'account: its sign-in and settings are deleted' : `${a.installed!.version} · ${a.installed!.dir}`, agent: a })),
+    { title: 'Howdah: Remove Agent', placeHolder: 'The agent’s folder in Howdah’s storage is deleted' },
+  );
+  if (!choice) return undefined;
+  if (choice.agent.account) {
+    const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name}? Its configuration folder (with its sign-in) is deleted.`, { modal: true }, 'Remove');
+    if (ok !== 'Remove') return undefined;
+    await registry.remove(choice.agent.id);
+    return choice.agent.id;
+  }
+  const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name} ${choice.agent.installed!.version}? Its folder in Howdah's storage is deleted.`, { modal: true }, 'Remove');
+  if (ok !== 'Remove') return undefined;
+  try {
+    await registry.remove(choice.agent.id);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Howdah: ${choice.agent.name} was not removed: ${error instanceof Error ? error.message : String(error)}.`);
+    return undefined;
+  }
   return choice.agent.id;
 }
 

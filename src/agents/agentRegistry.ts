@@ -1,20 +1,57 @@
 import * as vscode from 'vscode';
 import type { LaunchSpec } from '../acp/agentProcess';
 import { parseAgentSettings, type AgentDefinition } from './agentDefinitions';
-import { CATALOG, catalogEntry, type CatalogEntry } from './catalog';
+import type { AgentAccounts } from './agentAccounts';
+import type { AgentInstalls } from './agentInstalls';
+import { CATALOG, catalogEntry, catalogForRegistry, type CatalogEntry } from './catalog';
 import { readLoginShellPath, resolveCommand, systemResolutionEnv } from './commandResolution';
+import type { Installed } from './registry/installer';
+import type { RegistryAgent } from './registry/registryFormat';
+import { compareVersions } from './registry/version';
+import type { RegistryService } from './registryService';
+import { SignInStates } from './signInStates';
+import type { SignInState } from './signInStatus';
 
-/** An agent the user can pick: from settings, from the catalog, or both (settings win on the same id). */
+/**
+ * An agent the user can pick, in one list: from settings (`howdah.agents`, which win on the same id), from the ACP
+ * registry (with the catalog's launch flags and sign-in command where it has them), or from the catalog alone (the
+ * few agents the registry does not list, started from the user's own install on PATH).
+ */
 export interface KnownAgent extends AgentDefinition {
   readonly catalog?: CatalogEntry;
-  readonly source: 'settings' | 'catalog';
+  readonly registry?: RegistryAgent;
+  /** Installed by Howdah: the newest version in its storage. */
+  readonly installed?: Installed;
+  readonly source: 'settings' | 'registry' | 'catalog';
+  /** A second account of another entry (`baseId`), with the agent's config home in a folder of its own. */
+  readonly account?: { readonly baseId: string; readonly label: string };
+}
+
+export interface AgentAvailability {
+  readonly agent: KnownAgent;
+  /** Installed by Howdah, or its command found on this machine. */
+  readonly installed: boolean;
+  /** A newer registry version than the one installed. */
+  readonly update?: string;
+  /** What the agent's own CLI says, for an installed agent that can tell (undefined: not known yet, or cannot tell). */
+  readonly signIn?: SignInState;
 }
 
 export class AgentNotFoundError extends Error {
   constructor(readonly agent: KnownAgent) {
-    super(`${agent.name} is not installed: the command "${agent.command}" was not found on PATH or in the usual install folders.`);
+    super(
+      agent.registry
+        ? `${agent.name} is not installed. Install it with "Install ${agent.name}" in the agent list or Howdah: Add Agent….`
+        : `${agent.name} is not installed: the command "${agent.command}" was not found on PATH or in the usual install folders.`,
+    );
     this.name = 'AgentNotFoundError';
   }
+}
+
+export interface AgentSources {
+  readonly registry: RegistryService;
+  readonly installs: AgentInstalls;
+  readonly accounts?: AgentAccounts;
 }
 
 /**
@@ -25,6 +62,21 @@ export class AgentRegistry {
   private loginShellPath: Promise<string | undefined> | undefined;
   /** Problems already reported: the list is read often (the panel follows it), each problem is said once. */
   private readonly reported = new Set<string>();
+  /** The registry was refreshed or an agent installed, updated or removed. */
+  readonly onDidChange: vscode.Event<void>;
+
+  /** Whether each agent is signed in, by its own CLI. */
+  readonly signIns = new SignInStates((command) => this.resolve(command));
+
+  constructor(readonly sources?: AgentSources) {
+    this.onDidChange = (listener, thisArg, disposables) => {
+      const subs = [this.signIns.onDidChange(listener, thisArg)];
+      if (sources) subs.push(sources.registry.onDidChange(listener, thisArg), sources.installs.onDidChange(listener, thisArg), ...(sources.accounts ? [sources.accounts.onDidChange(listener, thisArg)] : []));
+      const d = { dispose: () => subs.forEach((s) => s.dispose()) };
+      if (Array.isArray(disposables)) disposables.push(d);
+      return d;
+    };
+  }
 
   list(): KnownAgent[] {
     const { agents, problems } = parseAgentSettings(vscode.workspace.getConfiguration('howdah').get('agents'));
@@ -33,17 +85,33 @@ export class AgentRegistry {
       this.reported.add(problem);
       void vscode.window.showWarningMessage(`Howdah: ${problem}`);
     }
-    const custom: KnownAgent[] = agents.map((a) => ({ ...a, catalog: catalogEntry(a.id), source: 'settings' }));
-    const builtIn: KnownAgent[] = CATALOG.filter((e) => !custom.some((c) => c.id === e.id)).map((e) => ({
-      id: e.id,
-      name: e.name,
-      command: e.command,
-      args: e.args,
-      env: e.env ?? {},
-      catalog: e,
-      source: 'catalog',
-    }));
-    return [...custom, ...builtIn];
+    const result: KnownAgent[] = agents.map((a) => ({ ...a, catalog: catalogEntry(a.id), source: 'settings' }));
+    const taken = new Set(result.map((a) => a.id));
+    for (const registry of this.sources?.registry.agents() ?? []) {
+      const catalog = catalogForRegistry(registry.id);
+      const id = catalog?.id ?? registry.id;
+      if (taken.has(id)) continue;
+      taken.add(id);
+      result.push(registryAgent(id, registry, catalog, this.sources?.installs.current(registry.id)));
+    }
+    for (const e of CATALOG) {
+      if (taken.has(e.id)) continue;
+      taken.add(e.id);
+      result.push({ id: e.id, name: e.name, command: e.command, args: e.args, env: e.env ?? {}, catalog: e, source: 'catalog' });
+    }
+    // Each extra account right after the agent it is an account of.
+    for (const record of this.sources?.accounts?.list() ?? []) {
+      const at = result.findIndex((a) => a.id === record.baseId);
+      if (at < 0 || taken.has(record.id)) continue;
+      const base = result[at]!;
+      const account: KnownAgent = { ...base, id: record.id, name: `${base.name} (${record.label})`, env: { ...base.env, ...this.sources!.accounts!.envOf(record) }, account: { baseId: record.baseId, label: record.label } };
+      result.splice(at + 1 + result.slice(at + 1).filter((a) => a.account?.baseId === record.baseId).length, 0, account);
+    }
+    return result;
+  }
+
+  find(id: string): KnownAgent | undefined {
+    return this.list().find((a) => a.id === id);
   }
 
   /**
@@ -65,49 +133,67 @@ export class AgentRegistry {
 
   /** The launch spec with the command resolved to a file; throws `AgentNotFoundError` when it cannot be found. */
   async launchSpec(agent: KnownAgent, cwd: string, args: readonly string[] = agent.args): Promise<LaunchSpec> {
-    const resolution = systemResolutionEnv();
-    let resolved = resolveCommand(agent.command, resolution);
-    if (!resolved) {
-      this.loginShellPath ??= readLoginShellPath();
-      resolved = resolveCommand(agent.command, resolution, await this.loginShellPath);
-    }
+    const resolved = agent.command ? await this.resolve(agent.command) : undefined;
     if (!resolved) throw new AgentNotFoundError(agent);
-    return { command: resolved.path, args, env: agent.env, cwd: agent.cwd ?? cwd };
+    return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd };
   }
 
-  /** Which agents are installed, for the first-run picker. */
-  async availability(): Promise<{ agent: KnownAgent; installed: boolean }[]> {
-    const agents = this.list();
-    return Promise.all(
-      agents.map(async (agent) => ({
-        agent,
-        installed: await this.launchSpec(agent, '/').then(
-          () => true,
-          () => false,
-        ),
-      })),
+  private async resolve(command: string): Promise<string | undefined> {
+    const resolution = systemResolutionEnv();
+    const found = resolveCommand(command, resolution);
+    if (found) return found.path;
+    this.loginShellPath ??= readLoginShellPath();
+    return resolveCommand(command, resolution, await this.loginShellPath)?.path;
+  }
+
+  /** Held by a session's connection for the installed version it runs (see AgentInstalls). */
+  lease(agent: KnownAgent): vscode.Disposable | undefined {
+    return agent.installed ? this.sources?.installs.lease(agent.installed) : undefined;
+  }
+
+  /** Which agents are installed (and which have an update), for the first-run list and Add Agent. */
+  async availability(): Promise<AgentAvailability[]> {
+    return Promise.all(this.list().map((agent) => this.availabilityOf(agent)));
+  }
+
+  async availabilityOf(agent: KnownAgent): Promise<AgentAvailability> {
+    const update = agent.installed && agent.registry && compareVersions(agent.registry.version, agent.installed.version) > 0 ? agent.registry.version : undefined;
+    const installed = await this.launchSpec(agent, '/').then(
+      () => true,
+      () => false,
     );
+    const signIn = installed ? this.signIns.get(agent) : undefined;
+    return { agent, installed, ...(update ? { update } : {}), ...(signIn ? { signIn } : {}) };
+  }
+
+  /** Installs (or updates) a registry agent with progress; true when it is installed afterwards. */
+  async install(agentId: string): Promise<boolean> {
+    const agent = this.find(agentId);
+    if (!agent?.registry || !this.sources) return false;
+    return (await this.sources.installs.install(agent.registry)) !== undefined;
+  }
+
+  /** Deletes what Howdah installed for a registry agent, or an extra account (its config folder). */
+  async remove(agentId: string): Promise<void> {
+    const agent = this.find(agentId);
+    if (agent?.account && this.sources?.accounts) return this.sources.accounts.remove(agentId);
+    if (!agent?.installed || !agent.registry || !this.sources) throw new Error(`${agentId} is not installed in Howdah's storage`);
+    await this.sources.installs.remove(agent.registry.id);
+  }
+
+  /** Offers to install a missing agent (only ever on the user's click), or its documentation. */
+  async offerInstall(agent: KnownAgent): Promise<void> {
+    const docs = agent.catalog?.docs ?? agent.registry?.website ?? agent.registry?.repository;
+    const actions = [...(agent.registry ? [`Install ${agent.name}`] : []), ...(docs ? ['Open Docs'] : [])];
+    const choice = await vscode.window.showErrorMessage(`Howdah: ${new AgentNotFoundError(agent).message}`, ...actions);
+    if (choice === `Install ${agent.name}`) await this.install(agent.id);
+    else if (choice === 'Open Docs' && docs) await vscode.env.openExternal(vscode.Uri.parse(docs));
   }
 }
 
-/** Offers to install a missing agent: the install command runs in a visible terminal, only when the user clicks. */
-export async function offerInstall(agent: KnownAgent): Promise<void> {
-  const install = agent.catalog?.install;
-  const actions = [...(install ? ['Install'] : []), ...(agent.catalog?.docs ? ['Open Docs'] : [])];
-  const detail = install ? ` Install it with: ${install}` : '';
-  const choice = await vscode.window.showErrorMessage(`Howdah: ${agent.name} is not installed (command "${agent.command}" not found).${detail}`, ...actions);
-  if (choice === 'Install' && install) {
-    runInstall(agent);
-  } else if (choice === 'Open Docs' && agent.catalog?.docs) {
-    await vscode.env.openExternal(vscode.Uri.parse(agent.catalog.docs));
-  }
-}
-
-/** Runs the catalog's install command for `agent` in a visible terminal (only ever on the user's click). */
-export function runInstall(agent: KnownAgent): void {
-  const install = agent.catalog?.install;
-  if (!install) return;
-  const terminal = vscode.window.createTerminal({ name: `Install ${agent.name}` });
-  terminal.show();
-  terminal.sendText(install);
+function registryAgent(id: string, registry: RegistryAgent, catalog: CatalogEntry | undefined, installed: Installed | undefined): KnownAgent {
+  const base = { id, name: registry.name, catalog, registry, source: 'registry' as const };
+  // Installed by Howdah: exactly what the registry said for that version. Otherwise the user's own install, if any.
+  if (installed) return { ...base, installed, command: installed.executable, args: installed.args, env: installed.env };
+  return { ...base, command: catalog?.command ?? '', args: catalog?.args ?? [], env: catalog?.env ?? {} };
 }

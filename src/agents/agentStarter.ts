@@ -41,6 +41,9 @@ export class AgentStarter {
     const spec = await during('spawn', undefined, () => this.registry.launchSpec(agent, cwd, args));
     const router = new SessionRouter(spec.cwd, log, this.terminals, this.startQuestions);
     const scope = new DisposableStore(`connection ${agent.id}`);
+    // The installed version stays while this connection runs it (an update removes it only afterwards).
+    const lease = this.registry.lease(agent);
+    if (lease) scope.add(lease);
     const connection = router.launch(spec, agent.name, this.version, scope);
     try {
       return { connection, router, init: await during('initialize', connection, () => connection.start()), spec, scope };

@@ -1,49 +1,57 @@
 /**
- * Built-in agents: how to launch each one, how to install it, how to sign in. Launch commands are what identifies an
- * agent; the name an agent reports about itself is never used for that. Versions are not pinned here: the user's
- * installed agent is what runs.
+ * What Howdah knows about agents beyond the ACP registry (src/agents/registry/): the launch flags, sign-in commands
+ * and documentation the registry does not carry, keyed by Howdah's own ids (settings and saved conversations name
+ * them, so they stay) and tied to the registry entry they extend. A few agents are not in the registry; for those
+ * the entry says which command a user's own install puts on PATH. Nothing here installs anything: installing is the
+ * registry installer's job. Launch commands identify an agent; the name it reports about itself never does.
  */
 export interface CatalogEntry {
   readonly id: string;
+  /** The registry entry this one extends (its name, versions, downloads); absent for agents not in the registry. */
+  readonly registryId?: string;
+  /** Shown when the registry has no entry (or the snapshot is older than the agent). */
   readonly name: string;
+  /** The command a user's own (global) install provides, found on PATH; used when Howdah did not install it. */
   readonly command: string;
   readonly args: readonly string[];
   /** Tried when the agent rejects `args` at start (older versions spell the ACP flag differently). */
   readonly fallbackArgs?: readonly string[];
-  /** A shell command that installs the agent, run in a visible terminal only when the user clicks Install. */
-  readonly install: string;
   /** A shell command that signs in, offered when the agent needs authentication. */
   readonly signIn?: string;
   readonly docs: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent's own CLI command that says whether it is signed in (run without a shell, before starting it). */
+  readonly signInStatus?: readonly string[];
 }
 
 export const CATALOG: readonly CatalogEntry[] = [
   {
     id: 'claude-code',
+    registryId: 'claude-code-acp',
     name: 'Claude Code',
     command: 'claude-agent-acp',
     args: [],
-    install: 'npm install -g @agentclientprotocol/claude-agent-acp',
     signIn: 'claude /login',
     docs: 'https://github.com/agentclientprotocol/claude-agent-acp',
+    signInStatus: ['claude', 'auth', 'status'],
   },
   {
     id: 'codex',
+    registryId: 'codex-acp',
     name: 'Codex',
     command: 'codex-acp',
     args: [],
-    install: 'npm install -g @zed-industries/codex-acp',
     signIn: 'codex login',
     docs: 'https://github.com/zed-industries/codex-acp',
+    signInStatus: ['codex', 'login', 'status'],
   },
   {
     id: 'gemini',
+    registryId: 'gemini',
     name: 'Gemini CLI',
     command: 'gemini',
     args: ['--acp'],
     fallbackArgs: ['--experimental-acp'],
-    install: 'npm install -g @google/gemini-cli',
     signIn: 'gemini',
     docs: 'https://github.com/google-gemini/gemini-cli',
   },
@@ -52,26 +60,26 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: 'GitHub Copilot CLI',
     command: 'copilot',
     args: ['--acp'],
-    install: 'npm install -g @github/copilot',
     signIn: 'copilot',
     docs: 'https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli',
   },
   {
     id: 'opencode',
+    registryId: 'opencode',
     name: 'OpenCode',
     command: 'opencode',
     args: ['acp'],
-    install: 'npm install -g opencode-ai',
     signIn: 'opencode auth login',
     docs: 'https://opencode.ai/docs/acp/',
+    signInStatus: ['opencode', 'auth', 'list'],
   },
   {
     id: 'qwen-code',
+    registryId: 'qwen-code',
     name: 'Qwen Code',
     command: 'qwen',
     args: ['--acp'],
     fallbackArgs: ['--experimental-acp'],
-    install: 'npm install -g @qwen-code/qwen-code',
     signIn: 'qwen',
     docs: 'https://github.com/QwenLM/qwen-code',
   },
@@ -80,7 +88,6 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: 'Pi',
     command: 'pi-acp',
     args: [],
-    install: 'npm install -g pi-acp',
     signIn: 'pi',
     docs: 'https://www.npmjs.com/package/pi-acp',
   },
@@ -89,16 +96,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: 'Cursor Agent',
     command: 'cursor-agent',
     args: ['acp'],
-    install: 'curl https://cursor.com/install -fsS | bash',
     signIn: 'cursor-agent login',
     docs: 'https://cursor.com/cli',
+    signInStatus: ['cursor-agent', 'status'],
   },
   {
     id: 'goose',
     name: 'Goose',
     command: 'goose',
     args: ['acp'],
-    install: 'curl -fsSL https://github.com/block/goose/releases/download/stable/download_cli.sh | bash',
     signIn: 'goose configure',
     docs: 'https://block.github.io/goose/',
   },
@@ -106,6 +112,11 @@ export const CATALOG: readonly CatalogEntry[] = [
 
 export function catalogEntry(id: string): CatalogEntry | undefined {
   return CATALOG.find((e) => e.id === id);
+}
+
+/** The catalog entry extending a registry entry. */
+export function catalogForRegistry(registryId: string): CatalogEntry | undefined {
+  return CATALOG.find((e) => e.registryId === registryId);
 }
 
 /** Whether an agent's stderr says it does not know the ACP flag we passed (then `fallbackArgs` are worth a try). */

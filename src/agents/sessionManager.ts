@@ -13,7 +13,7 @@ import { withDirectories } from '../session/directories';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
-import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
+import { AgentNotFoundError, AgentRegistry, type AgentSources, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
@@ -36,6 +36,8 @@ export interface SessionManagerOptions {
   edits?: SessionEdits;
   /** One policy per session: what happens after its agent crashes. */
   restartPolicy?: () => RestartPolicy;
+  /** The ACP registry and Howdah's installs (without them: settings and the catalog only). */
+  agents?: AgentSources;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface SessionManagerOptions {
  * `SessionLifecycle` (src/session/lifecycle.ts); the transitions are called here and nowhere else.
  */
 export class SessionManager implements vscode.Disposable {
-  readonly registry = new AgentRegistry();
+  readonly registry: AgentRegistry;
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
   private activeKey: string | undefined;
@@ -74,6 +76,7 @@ export class SessionManager implements vscode.Disposable {
 
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
+    this.registry = new AgentRegistry(options.agents);
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
     this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
@@ -89,6 +92,11 @@ export class SessionManager implements vscode.Disposable {
 
   get(key: string): ManagedSession | undefined {
     return this.sessions.get(key);
+  }
+
+  /** The installed version the session's agent runs (Howdah's install of a registry agent), if it is one. */
+  installedVersionOf(key: string): string | undefined {
+    return this.sessions.get(key)?.agent.installed?.version;
   }
 
   setActive(key: string): void {
@@ -178,7 +186,7 @@ export class SessionManager implements vscode.Disposable {
       this.failures.newSessionFailed(toStartFailure(agent, error));
       if (error instanceof AgentNotFoundError) {
         log.error(error.message);
-        void offerInstall(error.agent);
+        void this.registry.offerInstall(error.agent);
         throw error;
       }
       throw this.fail(describeStartFailure(agent, error), log);
@@ -368,6 +376,7 @@ export class SessionManager implements vscode.Disposable {
     this.changed.dispose();
     this.crashes.dispose();
     this.deleted.dispose();
+    this.registry.signIns.dispose();
     for (const managed of this.sessions.values()) {
       void this.runner.stop(managed, { kind: 'window-closing' }).finally(() => managed.scope.dispose());
     }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runInTerminal } from './terminalRun';
 import type { LaunchSpec } from '../acp/agentProcess';
 import type { AuthMethod } from '../acp/schema/agentMethods';
 import type { KnownAgent } from './agentRegistry';
@@ -64,7 +65,7 @@ export async function carryOutSignIn(
   const { choiceId } = answer;
   if (choiceId === CATALOG_CHOICE && agent.catalog?.signIn) {
     const shell = process.env.SHELL || '/bin/sh';
-    const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], {}, spec.cwd);
+    const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], { ...spec.env }, spec.cwd);
     return code === 0 ? 'restart' : 'cancelled';
   }
   const method = methods.find((m) => m.id === choiceId);
@@ -96,19 +97,6 @@ async function askForKey(agentName: string, methodName: string): Promise<string 
     ignoreFocusOut: true,
   });
   return key?.trim() || undefined;
-}
-
-/** Runs a program in a visible terminal and resolves to its exit code once the terminal closes. */
-function runInTerminal(name: string, shellPath: string, shellArgs: string[], env: Record<string, string>, cwd: string): Promise<number | undefined> {
-  const terminal = vscode.window.createTerminal({ name, shellPath, shellArgs, env, cwd, isTransient: true });
-  terminal.show();
-  return new Promise((resolve) => {
-    const listener = vscode.window.onDidCloseTerminal((closed) => {
-      if (closed !== terminal) return;
-      listener.dispose();
-      resolve(closed.exitStatus?.code);
-    });
-  });
 }
 
 /**

@@ -9,7 +9,18 @@ export interface GateAgent {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
-  readonly catalog?: { readonly install?: string; readonly docs?: string };
+  readonly source?: 'settings' | 'registry' | 'catalog';
+  readonly catalog?: { readonly docs?: string; readonly signIn?: string };
+  readonly registry?: {
+    readonly version: string;
+    readonly description: string;
+    readonly license?: string;
+    readonly icon?: string;
+    readonly website?: string;
+    readonly repository?: string;
+    readonly distribution: { readonly binary?: unknown; readonly npx?: unknown; readonly uvx?: unknown };
+  };
+  readonly installed?: { readonly version: string; readonly method: 'binary' | 'npx' | 'uvx' };
 }
 
 export interface GateState {
@@ -22,7 +33,7 @@ export interface GateState {
   /** Why an agent could not start (src/agents/startFailure.ts's StartFailure fits). */
   readonly startFailure?: Omit<StartErrorView, 'kind' | 'title' | 'actions'> & { readonly sessionKey?: string; readonly signIn: boolean };
   /** Set only when the user has to pick an agent: no session and no default agent. */
-  readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean }[];
+  readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean; readonly update?: string; readonly signIn?: 'signed-in' | 'signed-out' | 'unknown' }[];
 }
 
 const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
@@ -52,18 +63,38 @@ export function gateView(state: GateState): GateView | undefined {
     return { kind: 'startError', id, title, agentName, message, ...(agentMessage !== undefined ? { agentMessage } : {}), stderr: [...stderr], actions };
   }
   if (!state.availability) return undefined;
-  const agents = state.availability.map(({ agent, installed }): AgentChoiceView => ({
+  const agents = state.availability.map(({ agent, installed, update, signIn }) => agentChoice(agent, installed, update, signIn));
+  // Stable: installed first, each group in the registry's order (settings, then the catalog).
+  return { kind: 'chooseAgent', agents: [...agents.filter((a) => a.installed), ...agents.filter((a) => !a.installed)] };
+}
+
+const DISTRIBUTION_NAMES = { binary: 'binary', npx: 'npm', uvx: 'uv' } as const;
+const INLINE_SVG = /^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/;
+
+export function agentChoice(agent: GateAgent, installed: boolean, update?: string, signIn?: 'signed-in' | 'signed-out' | 'unknown'): AgentChoiceView {
+  const r = agent.registry;
+  const kinds = r ? (['binary', 'npx', 'uvx'] as const).filter((k) => r.distribution[k] !== undefined).map((k) => DISTRIBUTION_NAMES[k]) : [];
+  const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? 'your settings' : kinds.length ? kinds.join(', ') : undefined;
+  const detail = agent.installed
+    ? `Installed ${agent.installed.version} in Howdah's storage`
+    : installed
+      ? [agent.command, ...agent.args].join(' ')
+      : r
+        ? 'Not installed'
+        : `Not installed: command "${agent.command}" not found`;
+  return {
     id: agent.id,
     name: agent.name,
     installed,
-    detail: installed
-      ? [agent.command, ...agent.args].join(' ')
-      : agent.catalog?.install
-        ? `Not installed. Install: ${agent.catalog.install}`
-        : `Not installed: command "${agent.command}" not found`,
-    canInstall: !installed && !!agent.catalog?.install,
-    hasDocs: !!agent.catalog?.docs,
-  }));
-  // Stable: installed first, each group in the registry's order (settings, then the catalog).
-  return { kind: 'chooseAgent', agents: [...agents.filter((a) => a.installed), ...agents.filter((a) => !a.installed)] };
+    detail,
+    ...(r ? { description: r.description, version: agent.installed?.version ?? r.version } : {}),
+    ...(r?.license ? { license: r.license } : {}),
+    ...(distribution ? { distribution } : {}),
+    ...(r?.icon && INLINE_SVG.test(r.icon) ? { icon: r.icon } : {}),
+    canInstall: !installed && !!r,
+    ...(update ? { updateTo: update } : {}),
+    hasDocs: !!(agent.catalog?.docs ?? r?.website ?? r?.repository),
+    ...(signIn ? { signIn } : {}),
+    ...(installed && agent.catalog?.signIn ? { canSignIn: true } : {}),
+  };
 }

@@ -9,8 +9,10 @@ export interface GateSources {
   state(): Promise<GateState>;
   chooseSignIn(choiceId: string | undefined): void;
   chooseAgent(agentId: string): Promise<void>;
-  installAgent(agentId: string): void;
+  installAgent(agentId: string): Promise<void>;
   openDocs(agentId: string): Promise<void>;
+  /** Runs the agent's login in a terminal, then checks its sign-in state again. */
+  signInAgent(agentId: string): Promise<void>;
   manageTrust(): Promise<void>;
   /** Cancel on a start call that has not answered; `id` names the one the page showed. */
   cancelStart(id: string): void;
@@ -62,6 +64,8 @@ export class PanelGate implements vscode.Disposable {
         return this.sources.installAgent(intent.agentId);
       case 'agentDocs':
         return this.sources.openDocs(intent.agentId);
+      case 'signInAgent':
+        return this.sources.signInAgent(intent.agentId);
       case 'manageTrust':
         return this.sources.manageTrust();
       case 'startError':

@@ -49,12 +49,25 @@ export interface AgentChoiceView {
   readonly id: string;
   readonly name: string;
   readonly installed: boolean;
-  /** The command line of an installed agent; how to install (or which command is missing) otherwise. */
+  /** How it runs when installed (the version Howdah installed, or the command line); how to get it otherwise. */
   readonly detail: string;
-  /** The host can run the catalog's install command in a terminal. */
+  /** From the registry: what it is, its version and licence, how it is distributed ("binary", "npm", "uv"). */
+  readonly description?: string;
+  readonly version?: string;
+  readonly license?: string;
+  readonly distribution?: string;
+  /** The agent's icon: only ever a `data:image/svg+xml;base64,…` URI, shown as a CSS mask (nothing in it can run or load). */
+  readonly icon?: string;
+  /** The host can install it from the registry ("Install <name>"). */
   readonly canInstall: boolean;
+  /** A newer registry version than the installed one ("Update to X.Y.Z"). */
+  readonly updateTo?: string;
   /** The host can open the agent's documentation. */
   readonly hasDocs: boolean;
+  /** What the agent's own CLI says about signing in (absent: it cannot tell, or it is not known yet). */
+  readonly signIn?: 'signed-in' | 'signed-out' | 'unknown';
+  /** The host can run the agent's login in a terminal ("Sign in"). */
+  readonly canSignIn?: boolean;
 }
 
 /** Host → webview: the gate now (`null`: nothing stands in the way). Sent on `ready` and whenever it changes. */
@@ -71,9 +84,11 @@ export const GATE_INTENTS = [
   z.object({ type: z.literal('signIn'), choiceId: id.nullable() }),
   /** Start a session with this agent and make it the default. */
   z.object({ type: z.literal('chooseAgent'), agentId: id }),
-  /** Run the catalog's install command for this agent in a terminal, or open its docs. */
+  /** Install (or update) this agent from the registry into Howdah's storage, or open its docs. */
   z.object({ type: z.literal('installAgent'), agentId: id }),
   z.object({ type: z.literal('agentDocs'), agentId: id }),
+  /** Run this agent's login in a terminal; its sign-in state is checked again when the terminal closes. */
+  z.object({ type: z.literal('signInAgent'), agentId: id }),
   /** Open VS Code's workspace trust editor. */
   z.object({ type: z.literal('manageTrust') }),
   /** Cancel on a start call that has not answered (`id`: the one shown). */

@@ -96,24 +96,37 @@ describe('chat webview: gate', function () {
     assert.deepEqual(await posted(chat.page, 'startError'), [{ type: 'startError', id: 'f7', action: 'signIn' }]);
   });
 
-  it('lists agents found (to start) and not found (how to install, Install, Docs)', async function () {
+  it('lists agents found (Start) and not found (Install, Update, Docs), icons as masks only, filtered by typing', async function () {
+    const dialogs = [];
+    chat.page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><script>alert(1)</script><rect width="16" height="16" fill="currentColor"/></svg>').toString('base64')}`;
     await send(chat.page, gate({
       kind: 'chooseAgent',
       agents: [
         { id: 'fake', name: 'Fake', installed: true, detail: '/usr/bin/node agent.js', canInstall: false, hasDocs: false },
-        { id: 'gemini', name: 'Gemini CLI', installed: false, detail: 'Not installed. Install: npm install -g @google/gemini-cli', canInstall: true, hasDocs: true },
+        { id: 'codex', name: 'Codex CLI', installed: true, detail: "Installed 1.0.0 in Howdah's storage", version: '1.0.0', distribution: 'binary', canInstall: false, updateTo: '1.1.0', hasDocs: false, signIn: 'signed-out', canSignIn: true },
+        { id: 'gemini', name: 'Gemini CLI', installed: false, detail: 'Not installed', description: 'Google’s CLI', version: '0.27.3', license: 'Apache-2.0', distribution: 'npm', icon: svg, canInstall: true, hasDocs: true },
       ],
     }));
     const r = region('Choose an agent');
-    assert.equal(await r.getByRole('listitem').count(), 2);
-    assert.equal(await r.getByRole('button', { name: 'Gemini CLI', exact: true }).count(), 0, 'a missing agent cannot be started');
-    assert.ok((await r.getByRole('listitem').nth(1).innerText()).includes('npm install -g @google/gemini-cli'));
-    await r.getByRole('button', { name: 'Fake', exact: true }).click();
+    assert.equal(await r.getByRole('listitem').count(), 3);
+    assert.equal(await r.getByRole('button', { name: 'Start Gemini CLI' }).count(), 0, 'a missing agent cannot be started');
+    assert.ok((await r.getByRole('listitem').nth(2).innerText()).includes('0.27.3 · Apache-2.0 · npm'));
+    assert.equal(await r.locator('img, svg image, iframe, object').count(), 0, 'the icon is no element of its own');
+    assert.match(await r.locator('.gate-agent-icon').nth(2).evaluate((e) => getComputedStyle(e).maskImage || getComputedStyle(e).webkitMaskImage), /^url\("data:image\/svg\+xml;base64,/);
+    await r.getByRole('button', { name: 'Start Fake' }).click();
+    assert.ok((await r.getByRole('listitem').nth(1).innerText()).includes('binary · not signed in'));
+    assert.equal(await r.getByRole('button', { name: 'Sign in to Fake' }).count(), 0, 'no Sign in where the agent cannot say');
+    await r.getByRole('button', { name: 'Sign in to Codex CLI' }).click();
+    await r.getByRole('button', { name: 'Update to 1.1.0' }).click();
     await r.getByRole('button', { name: 'Install Gemini CLI' }).click();
     await r.getByRole('button', { name: 'Gemini CLI documentation' }).click();
     assert.deepEqual(
-      (await posted(chat.page)).filter((m) => ['chooseAgent', 'installAgent', 'agentDocs'].includes(m.type)),
-      [{ type: 'chooseAgent', agentId: 'fake' }, { type: 'installAgent', agentId: 'gemini' }, { type: 'agentDocs', agentId: 'gemini' }],
+      (await posted(chat.page)).filter((m) => ['chooseAgent', 'installAgent', 'agentDocs', 'signInAgent'].includes(m.type)),
+      [{ type: 'chooseAgent', agentId: 'fake' }, { type: 'signInAgent', agentId: 'codex' }, { type: 'installAgent', agentId: 'codex' }, { type: 'installAgent', agentId: 'gemini' }, { type: 'agentDocs', agentId: 'gemini' }],
     );
+    await r.getByRole('searchbox', { name: 'Filter agents' }).fill('google');
+    assert.deepEqual(await r.getByRole('listitem').evaluateAll((items) => items.filter((i) => !i.hidden).map((i) => i.querySelector('.gate-agent-name').textContent)), ['Gemini CLI']);
+    assert.deepEqual(dialogs, [], 'nothing in the icon ran');
   });
 });

@@ -56,10 +56,10 @@ describe('agents: first run and reload (installed .vsix)', function () {
     const wv = await openHowdahView(page);
     await closeAllSessions(page, wv);
 
-    // The panel: every known agent, installed ones as buttons, the others with how to install them.
+    // The panel: every known agent, installed ones with Start, the registry's others with Install.
     const gate = wv.getByRole('region', { name: 'Choose an agent' });
     await gate.waitFor({ timeout: 30000 });
-    await gate.getByRole('button', { name: 'Fake', exact: true }).waitFor();
+    await gate.getByRole('button', { name: 'Start Fake', exact: true }).waitFor();
     assert.ok(await gate.getByText('Not installed', { exact: false }).count() > 0, 'agents not found are listed, with install hints');
     await shot('first-run-panel');
 

@@ -63,6 +63,8 @@ export function fakeAgentSettings(defaultAgent = 'fake') {
   return {
     'howdah.agents': agents,
     'howdah.defaultAgent': defaultAgent,
+    // Tests never reach the internet: the registry is the shipped snapshot unless a test serves its own.
+    'howdah.registry.url': '',
     'git.openRepositoryInParentFolders': 'never',
   };
 }

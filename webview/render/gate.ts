@@ -11,6 +11,8 @@ import { ElicitationCard } from './elicitation';
  */
 export class GateBanner {
   readonly element = h('section', { class: 'gate', hidden: true });
+  /** What the agent list is filtered by; kept across updates of the list. */
+  private filter = '';
 
   private question: ElicitationCard | undefined;
   private questionKey = -1;
@@ -64,12 +66,22 @@ export class GateBanner {
       case 'startError':
         this.render(gate.title, 'error', this.startError(gate));
         break;
-      case 'chooseAgent':
+      case 'chooseAgent': {
+        const list = h('ul', { class: 'gate-agents' }, ...gate.agents.map((a) => this.agentItem(a)));
+        const filter = h('input', { type: 'search', class: 'gate-agent-filter', placeholder: 'Filter agents', 'aria-label': 'Filter agents', value: this.filter });
+        filter.value = this.filter;
+        filter.addEventListener('input', () => {
+          this.filter = filter.value;
+          applyFilter(list, this.filter);
+        });
+        applyFilter(list, this.filter);
         this.render('Choose an agent', 'hubot', [
-          h('p', { class: 'gate-message' }, 'No default agent is set. Pick the agent for new sessions (it becomes the default):'),
-          h('ul', { class: 'gate-agents' }, ...gate.agents.map((a) => this.agentItem(a))),
+          h('p', { class: 'gate-message' }, 'No default agent is set. Pick the agent for new sessions (it becomes the default); one that is not installed is installed into Howdah’s storage first:'),
+          filter,
+          list,
         ]);
         break;
+      }
     }
     // A new question takes the focus only from itself (the reader may be typing elsewhere).
     if (hadFocus) this.element.querySelector<HTMLButtonElement>('button')?.focus();
@@ -114,13 +126,32 @@ export class GateBanner {
     return body;
   }
 
+  /**
+   * One agent: its icon, name, version, licence, how it is distributed, what it is, whether it is installed; Start,
+   * Install or Update, and Docs.
+   */
   private agentItem(agent: AgentChoiceView): HTMLElement {
-    const item = h('li', { class: `gate-agent${agent.installed ? '' : ' missing'}` });
-    if (agent.installed) item.append(this.button(agent.name, () => this.post({ type: 'chooseAgent', agentId: agent.id })));
-    else item.append(h('span', { class: 'gate-agent-name' }, prose(agent.name)));
-    item.append(h('span', { class: 'gate-agent-detail' }, prose(agent.detail)));
-    if (agent.canInstall) item.append(this.button(`Install ${agent.name}`, () => this.post({ type: 'installAgent', agentId: agent.id }), undefined, 'secondary small', 'Install'));
-    if (agent.hasDocs) item.append(this.button(`${agent.name} documentation`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
+    const item = h('li', { class: `gate-agent${agent.installed ? '' : ' missing'}`, 'data-filter': [agent.name, agent.id, agent.description ?? '', agent.distribution ?? ''].join(' ').toLowerCase() });
+    item.append(agentIcon(agent.icon));
+    const signIn = agent.signIn === 'signed-in' ? 'signed in' : agent.signIn === 'signed-out' ? 'not signed in' : undefined;
+    const meta = [agent.version, agent.license, agent.distribution, signIn].filter((x): x is string => !!x).join(' · ');
+    item.append(
+      h(
+        'div',
+        { class: 'gate-agent-text' },
+        h('span', { class: 'gate-agent-name' }, prose(agent.name)),
+        meta ? h('span', { class: 'gate-agent-meta' }, ' ', prose(meta)) : null,
+        agent.description ? h('span', { class: 'gate-agent-description' }, prose(agent.description)) : null,
+        h('span', { class: 'gate-agent-detail' }, prose(agent.detail)),
+      ),
+    );
+    const actions = h('div', { class: 'gate-agent-actions' });
+    if (agent.installed) actions.append(this.button(`Start ${agent.name}`, () => this.post({ type: 'chooseAgent', agentId: agent.id }), undefined, 'small', 'Start'));
+    else if (agent.canInstall) actions.append(this.button(`Install ${agent.name}`, () => this.post({ type: 'installAgent', agentId: agent.id }), 'Downloads it into Howdah’s storage, then starts it', 'small', 'Install'));
+    if (agent.updateTo) actions.append(this.button(`Update to ${agent.updateTo}`, () => this.post({ type: 'installAgent', agentId: agent.id }), `Update ${agent.name}; running sessions keep their version until restarted`, 'secondary small'));
+    if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(`Sign in to ${agent.name}`, () => this.post({ type: 'signInAgent', agentId: agent.id }), 'Runs its login in a terminal; checked again when the terminal closes', 'secondary small', 'Sign in'));
+    if (agent.hasDocs) actions.append(this.button(`${agent.name} documentation`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
+    item.append(actions);
     return item;
   }
 
@@ -129,5 +160,29 @@ export class GateBanner {
     const button = h('button', { type: 'button', class: className || undefined, title: description, 'aria-label': text === name ? undefined : name }, prose(text));
     button.addEventListener('click', onClick);
     return button;
+  }
+}
+
+const INLINE_SVG = /^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/;
+
+/**
+ * An agent's icon is untrusted SVG: used only as a CSS mask (an image in a mask never runs scripts or loads anything,
+ * and the CSP allows only `data:` images), painted with the theme's foreground, so `currentColor` icons follow the
+ * theme. Anything but an inline SVG gets the generic icon.
+ */
+function agentIcon(uri: string | undefined): HTMLElement {
+  if (!uri || !INLINE_SVG.test(uri)) return h('span', { class: 'gate-agent-icon generic', 'aria-hidden': 'true' }, icon('hubot'));
+  const span = h('span', { class: 'gate-agent-icon', 'aria-hidden': 'true' });
+  // Through the CSSOM, which the CSP allows (a style attribute would not be).
+  span.style.setProperty('-webkit-mask-image', `url("${uri}")`);
+  span.style.setProperty('mask-image', `url("${uri}")`);
+  return span;
+}
+
+function applyFilter(list: HTMLElement, text: string): void {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const item of list.querySelectorAll<HTMLElement>('.gate-agent')) {
+    const haystack = item.dataset.filter ?? '';
+    item.hidden = !words.every((w) => haystack.includes(w));
   }
 }

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { CATALOG, catalogEntry, rejectedArguments } from '../../../src/agents/catalog';
+import { CATALOG, catalogEntry, catalogForRegistry, rejectedArguments } from '../../../src/agents/catalog';
+import { parseRegistry } from '../../../src/agents/registry/registryFormat';
+import snapshot from '../../../src/agents/registry/snapshot.json';
 import { resolveCommand, usualBinDirs, type ResolutionEnv } from '../../../src/agents/commandResolution';
 import { LimitedRestarts } from '../../../src/session/restartPolicy';
 import { changesForDefaults, rememberChoice } from '../../../src/agents/sessionDefaults';
@@ -59,12 +61,16 @@ describe('command resolution', () => {
 });
 
 describe('agent catalog', () => {
-  it('has launch, install and sign-in for the agents users ask for', () => {
+  it('has launch flags, sign-in and docs for the agents users ask for, tied to their registry entries', () => {
     for (const id of ['claude-code', 'codex', 'gemini', 'copilot', 'opencode', 'qwen-code', 'pi', 'cursor', 'goose']) {
       const entry = catalogEntry(id);
       assert.ok(entry, id);
-      assert.ok(entry.command && entry.install && entry.docs.startsWith('https://'), id);
+      assert.ok(entry.command && entry.signIn && entry.docs.startsWith('https://'), id);
+      assert.ok(!('install' in entry), `${id}: installing is the registry installer's job, not a shell command`);
     }
+    const registryIds = new Set(parseRegistry(snapshot.registry).agents.map((a) => a.id));
+    for (const entry of CATALOG.filter((e) => e.registryId)) assert.ok(registryIds.has(entry.registryId!), `${entry.id} → ${entry.registryId} is in the snapshot`);
+    assert.equal(catalogForRegistry('claude-code-acp')?.id, 'claude-code');
     assert.equal(new Set(CATALOG.map((e) => e.id)).size, CATALOG.length);
     assert.deepEqual(catalogEntry('gemini')?.args, ['--acp']);
     assert.deepEqual(catalogEntry('gemini')?.fallbackArgs, ['--experimental-acp']);

@@ -20,24 +20,31 @@ describe('panel gate: what stands before a conversation', () => {
     assert.match(view?.kind === 'untrusted' ? view.message : '', /untrusted workspace/);
   });
 
-  it('the first-run list puts installed agents first and says how to install the others', () => {
+  it('the first-run list puts installed agents first and says which can be installed from the registry', () => {
+    const registry = { version: '0.27.3', description: 'Google’s CLI', license: 'Apache-2.0', icon: 'data:image/svg+xml;base64,PHN2Zy8+', distribution: { npx: {} } };
     const view = gateView({
       trusted: true,
       availability: [
-        { agent: agent('gemini', { catalog: { install: 'npm i -g @google/gemini-cli', docs: 'https://example.com' } }), installed: false },
+        { agent: agent('gemini', { source: 'registry', catalog: { docs: 'https://example.com' }, registry }), installed: false },
         { agent: agent('fake', { command: '/usr/bin/node', args: ['agent.js', 'markdown'] }), installed: true },
         { agent: agent('custom'), installed: false },
+        { agent: agent('codex', { source: 'registry', registry: { ...registry, version: '1.1.0', icon: 'https://evil.example/x.svg', distribution: { binary: {} } }, installed: { version: '1.0.0', method: 'binary' } }), installed: true, update: '1.1.0' },
       ],
     });
     assert.ok(view?.kind === 'chooseAgent');
     assert.deepEqual(
-      view.agents.map((a) => [a.id, a.installed, a.detail, a.canInstall, a.hasDocs]),
+      view.agents.map((a) => [a.id, a.installed, a.detail, a.canInstall, a.hasDocs, a.distribution, a.updateTo, a.version]),
       [
-        ['fake', true, '/usr/bin/node agent.js markdown', false, false],
-        ['gemini', false, 'Not installed. Install: npm i -g @google/gemini-cli', true, true],
-        ['custom', false, 'Not installed: command "custom-acp" not found', false, false],
+        ['fake', true, '/usr/bin/node agent.js markdown', false, false, undefined, undefined, undefined],
+        ['codex', true, "Installed 1.0.0 in Howdah's storage", false, false, 'binary', '1.1.0', '1.0.0'],
+        ['gemini', false, 'Not installed', true, true, 'npm', undefined, '0.27.3'],
+        ['custom', false, 'Not installed: command "custom-acp" not found', false, false, undefined, undefined, undefined],
       ],
     );
+    // Only an inline SVG is passed on as an icon: a URL would make the webview load something.
+    assert.equal(view.agents.find((a) => a.id === 'gemini')?.icon, registry.icon);
+    assert.equal(view.agents.find((a) => a.id === 'codex')?.icon, undefined);
+    assert.equal(view.agents.find((a) => a.id === 'gemini')?.license, 'Apache-2.0');
   });
 
   it('why an agent could not start comes after sign-in and trust, before the agent list, until it is gone', () => {
@@ -61,6 +68,7 @@ describe('panel gate: what stands before a conversation', () => {
       { type: 'chooseAgent', agentId: 'fake' },
       { type: 'installAgent', agentId: 'gemini' },
       { type: 'agentDocs', agentId: 'gemini' },
+      { type: 'signInAgent', agentId: 'codex' },
       { type: 'manageTrust' },
       ...['retry', 'signIn', 'showLog', 'editSettings', 'dismiss'].map((action) => ({ type: 'startError', id: 'f1', action })),
     ]) {
