@@ -7,8 +7,6 @@ import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
 import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
-import type { ElicitationRecord } from '../session/elicitationRecord';
-import type { ElicitationAnswer, PendingElicitations } from '../session/elicitations';
 import { withDirectories } from '../session/directories';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -20,6 +18,7 @@ import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsS
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInOutcome, type SignInRequest } from './signIn';
 import { canSignOut, signOut } from './signOut';
+import { AgentQuestions } from './agentQuestions';
 import { SlowStarts } from './slowStarts';
 import { StartQuestions } from './startQuestions';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
@@ -66,6 +65,8 @@ export class SessionManager implements vscode.Disposable {
   readonly slowStarts = new SlowStarts(() => this.changed.fire());
   /** Questions agents ask while they start (request-scope elicitation), shown in the panel's start area. */
   readonly startQuestions = new StartQuestions(() => this.changed.fire());
+  /** Every question agents ask that still waits, in a session or the start area: the page's answers go here. */
+  readonly questions = new AgentQuestions(() => this.sessions.values(), this.startQuestions);
   private readonly starter: AgentStarter;
   private readonly runner: SessionRunner;
   /** Agents start only in a trusted workspace. */
@@ -131,20 +132,6 @@ export class SessionManager implements vscode.Disposable {
   /** Whether the active session's agent can sign out now (the Sign Out command's enablement). */
   get canSignOut(): boolean {
     return canSignOut(this.activeKey ? this.sessions.get(this.activeKey) : undefined);
-  }
-
-  /** The agent's question `key` still waiting on the user, in a session or the start area. */
-  question(key: number): ElicitationRecord | undefined {
-    return this.questionsWith(key)?.pending.find((r) => r.key === key) ?? this.startQuestions.find(key);
-  }
-
-  answerQuestion(key: number, answer: ElicitationAnswer): boolean {
-    const questions = this.questionsWith(key);
-    return questions ? questions.answer(key, answer) : this.startQuestions.answer(key, answer);
-  }
-
-  private questionsWith(key: number): PendingElicitations | undefined {
-    return [...this.sessions.values()].map((m) => m.session.elicitations).find((q) => q.has(key));
   }
 
   /** Starts the agent and a session with it. Throws (after telling the user, also in `startFailure`) when it cannot. */

@@ -155,7 +155,7 @@ export class ChatIntents implements vscode.Disposable {
    * Stop, the agent): nothing to do then.
    */
   private async answerQuestion(message: WebviewMessageOf<'elicitation'>): Promise<void> {
-    const record = this.deps.sessions.question?.(message.key);
+    const record = this.deps.sessions.questions?.find(message.key);
     if (!record) return this.deps.post({ type: 'focusPrompt' });
     if (record.mode === 'url' && message.action === 'accept') {
       if (!record.url || !(await this.deps.links.open(record.url))) {
@@ -163,7 +163,7 @@ export class ChatIntents implements vscode.Disposable {
         return;
       }
     }
-    if (!this.deps.sessions.answerQuestion?.(message.key, { action: message.action, inputs: message.inputs })) this.deps.post({ type: 'focusPrompt' });
+    if (!this.deps.sessions.questions?.answer(message.key, { action: message.action, inputs: message.inputs })) this.deps.post({ type: 'focusPrompt' });
   }
 
   private async restoreCheckpoint(active: PanelSession | undefined, entryId: number): Promise<void> {

@@ -28,10 +28,12 @@ export interface PanelSessions {
   cancel(key: string): Promise<void>;
   /** Questions agents ask while they start, before a session exists (shown in the panel's start area). */
   readonly startQuestions?: { readonly current?: { readonly agentName: string; readonly record: ElicitationRecord }; readonly count: number };
-  /** The agent's question `key` still waiting on the user: in any session, or in the start area. */
-  question?(key: number): ElicitationRecord | undefined;
-  /** Answers it; false when it no longer waits (or a form's values are not valid). */
-  answerQuestion?(key: number, answer: ElicitationAnswer): boolean;
+  /** The agents' questions still waiting on the user, in any session or the start area (src/agents/agentQuestions.ts). */
+  readonly questions?: {
+    find(key: number): ElicitationRecord | undefined;
+    /** False when it no longer waits (or a form's values are not valid). */
+    answer(key: number, answer: ElicitationAnswer): boolean;
+  };
 }
 
 /**

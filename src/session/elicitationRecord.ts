@@ -30,5 +30,8 @@ export interface ElicitationRecord {
  */
 export type ElicitationStatus = 'waiting' | 'accepted' | 'declined' | 'cancelled' | 'completed';
 
-/** `turn`: Stop cancelled the turn; `agent`: the agent withdrew the request; `closed`: the session or agent went away. */
+/**
+ * `turn`: Stop cancelled the turn; `agent`: the request's signal ended it — the agent withdrew it (`$/cancel_request`)
+ * or its connection closed (both abort the signal; which one is not known here); `closed`: the session was closed.
+ */
 export type ElicitationEnd = 'turn' | 'agent' | 'closed';

@@ -9,12 +9,14 @@ import { openHowdahView } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
-/** The answers the fake agents received to their elicitation/create requests, in order. */
+/**
+ * The answers the fake agents received to their elicitation/create requests, in order. Every fake agent appends to
+ * the same log and numbers its own requests from 1, so an answer is told by its shape (an `action`), not its id.
+ */
 function elicitationAnswers() {
   if (!fs.existsSync(e2e.agentLog)) return [];
   const lines = fs.readFileSync(e2e.agentLog, 'utf8').split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return {}; } });
-  const asked = new Set(lines.filter((l) => l.dir === 'out' && l.msg?.method === 'elicitation/create').map((l) => JSON.stringify(l.msg.id)));
-  return lines.filter((l) => l.dir === 'in' && l.msg && 'result' in l.msg && asked.has(JSON.stringify(l.msg.id))).map((l) => l.msg.result);
+  return lines.filter((l) => l.dir === 'in' && l.msg && typeof l.msg.result?.action === 'string').map((l) => l.msg.result);
 }
 
 describe('an agent asks through a form (installed .vsix)', function () {

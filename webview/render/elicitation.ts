@@ -261,7 +261,7 @@ function fieldHint(field: FieldModel): string | undefined {
 function outcome(view: ElicitationView): HTMLElement {
   const line = (iconName: string, text: string) => h('div', { class: 'elicitation-outcome' }, icon(iconName), ' ', text);
   if (view.endedBy === 'turn') return line('debug-stop', 'Cancelled: the turn was stopped.');
-  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? 'Closed: the agent says it is done.' : 'Withdrawn by the agent.');
+  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? 'Closed: the agent says it is done.' : 'Withdrawn: the agent cancelled its request, or stopped.');
   if (view.endedBy === 'closed') return line('debug-stop', 'Cancelled: the agent or the session went away.');
   switch (view.status) {
     case 'accepted':
