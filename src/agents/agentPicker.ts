@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { agentChoice } from '../panel/gateView';
+import { agentChoice } from '../shared/agentChoice';
 import { ACCOUNT_HOMES } from './accountHomes';
 import type { AgentAvailability, AgentRegistry } from './agentRegistry';
 

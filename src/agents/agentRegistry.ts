@@ -94,6 +94,16 @@ export class AgentRegistry {
       taken.add(id);
       result.push(registryAgent(id, registry, catalog, this.sources?.installs.current(registry.id)));
     }
+    // Installed from an entry the registry no longer lists: it still starts (and can be removed).
+    const listed = new Set((this.sources?.registry.agents() ?? []).map((r) => r.id));
+    for (const registryId of this.sources?.installs.installedIds() ?? []) {
+      const installed = this.sources!.installs.current(registryId);
+      const catalog = catalogForRegistry(registryId);
+      const id = catalog?.id ?? registryId;
+      if (listed.has(registryId) || taken.has(id) || !installed) continue;
+      taken.add(id);
+      result.push({ id, name: catalog?.name ?? registryId, catalog, installed, command: installed.executable, args: installed.args, env: installed.env, source: 'registry' });
+    }
     for (const e of CATALOG) {
       if (taken.has(e.id)) continue;
       taken.add(e.id);
@@ -177,8 +187,8 @@ export class AgentRegistry {
   async remove(agentId: string): Promise<void> {
     const agent = this.find(agentId);
     if (agent?.account && this.sources?.accounts) return this.sources.accounts.remove(agentId);
-    if (!agent?.installed || !agent.registry || !this.sources) throw new Error(`${agentId} is not installed in Howdah's storage`);
-    await this.sources.installs.remove(agent.registry.id);
+    if (!agent?.installed || !this.sources) throw new Error(`${agentId} is not installed in Howdah's storage`);
+    await this.sources.installs.remove(agent.installed.id);
   }
 
   /** Offers to install a missing agent (only ever on the user's click), or its documentation. */

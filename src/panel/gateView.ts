@@ -1,27 +1,10 @@
 import type { ElicitationRecord } from '../session/elicitationRecord';
-import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
+import { agentChoice, type GateAgent } from '../shared/agentChoice';
+import type { GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
 import { SLOW_START_MS } from '../agents/slowStarts';
 import { elicitationView } from './elicitationView';
 
-/** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
-export interface GateAgent {
-  readonly id: string;
-  readonly name: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly source?: 'settings' | 'registry' | 'catalog';
-  readonly catalog?: { readonly docs?: string; readonly signIn?: string };
-  readonly registry?: {
-    readonly version: string;
-    readonly description: string;
-    readonly license?: string;
-    readonly icon?: string;
-    readonly website?: string;
-    readonly repository?: string;
-    readonly distribution: { readonly binary?: unknown; readonly npx?: unknown; readonly uvx?: unknown };
-  };
-  readonly installed?: { readonly version: string; readonly method: 'binary' | 'npx' | 'uvx' };
-}
+export type { GateAgent } from '../shared/agentChoice';
 
 export interface GateState {
   readonly signIn?: { readonly agentName: string; readonly message: string; readonly choices: readonly { readonly id: string; readonly label: string; readonly description?: string }[] };
@@ -66,35 +49,4 @@ export function gateView(state: GateState): GateView | undefined {
   const agents = state.availability.map(({ agent, installed, update, signIn }) => agentChoice(agent, installed, update, signIn));
   // Stable: installed first, each group in the registry's order (settings, then the catalog).
   return { kind: 'chooseAgent', agents: [...agents.filter((a) => a.installed), ...agents.filter((a) => !a.installed)] };
-}
-
-const DISTRIBUTION_NAMES = { binary: 'binary', npx: 'npm', uvx: 'uv' } as const;
-const INLINE_SVG = /^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/;
-
-export function agentChoice(agent: GateAgent, installed: boolean, update?: string, signIn?: 'signed-in' | 'signed-out' | 'unknown'): AgentChoiceView {
-  const r = agent.registry;
-  const kinds = r ? (['binary', 'npx', 'uvx'] as const).filter((k) => r.distribution[k] !== undefined).map((k) => DISTRIBUTION_NAMES[k]) : [];
-  const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? 'your settings' : kinds.length ? kinds.join(', ') : undefined;
-  const detail = agent.installed
-    ? `Installed ${agent.installed.version} in Howdah's storage`
-    : installed
-      ? [agent.command, ...agent.args].join(' ')
-      : r
-        ? 'Not installed'
-        : `Not installed: command "${agent.command}" not found`;
-  return {
-    id: agent.id,
-    name: agent.name,
-    installed,
-    detail,
-    ...(r ? { description: r.description, version: agent.installed?.version ?? r.version } : {}),
-    ...(r?.license ? { license: r.license } : {}),
-    ...(distribution ? { distribution } : {}),
-    ...(r?.icon && INLINE_SVG.test(r.icon) ? { icon: r.icon } : {}),
-    canInstall: !installed && !!r,
-    ...(update ? { updateTo: update } : {}),
-    hasDocs: !!(agent.catalog?.docs ?? r?.website ?? r?.repository),
-    ...(signIn ? { signIn } : {}),
-    ...(installed && agent.catalog?.signIn ? { canSignIn: true } : {}),
-  };
 }

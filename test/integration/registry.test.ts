@@ -186,10 +186,17 @@ describe('registry: install agents from the ACP registry', function () {
     assert.ok(!(await api.agents()).some((a) => a.id === 'codex-work'));
   });
 
-  it('Remove deletes the agent\'s folder; it is listed as not installed again', async () => {
+  it('an install the registry no longer lists still starts; Remove deletes its folder, and listed again it is not installed', async () => {
     const api = await howdah();
+    const npmEntry = (registry as { agents: unknown[] }).agents[0];
+    await serve();
+    assert.equal((await listing('reg-npm'))?.installedVersion, '1.0.0');
+    const key = await api.newSession('reg-npm');
+    await api.close(key);
     await api.removeAgent('reg-npm');
     assert.equal(fs.existsSync(await installDir('reg-npm')), false);
+    assert.equal(await listing('reg-npm'), undefined);
+    await serve(npmEntry);
     assert.equal((await listing('reg-npm'))?.installed, false);
   });
 });

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CATALOG } from '../../../src/agents/catalog';
 import { checkSignIn, readSignInState } from '../../../src/agents/signInStatus';
-import { agentChoice } from '../../../src/panel/gateView';
+import { agentChoice } from '../../../src/shared/agentChoice';
 
 describe('sign-in state from the agent CLI', () => {
   it('reads what the status commands print', () => {
