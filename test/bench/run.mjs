@@ -16,6 +16,7 @@ const benches = {
   terminals: 'test/bench/terminals.ts',
   edits: 'test/bench/edits.ts',
   fuzz: 'test/bench/fuzz.ts',
+  fuzzy: 'test/bench/fuzzy.ts',
   snapshot: 'test/bench/snapshot.ts',
   soak: 'test/bench/soak.mjs',
 };

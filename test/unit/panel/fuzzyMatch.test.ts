@@ -19,18 +19,11 @@ describe('panel fuzzy file match', () => {
     assert.equal(search('', files, 2)[0].label, 'README.md');
   });
 
-  it('answers instantly over 50,000 files', () => {
+  it('finds the match among 50,000 files, and caps a broad query (how fast: npm run bench -- fuzzy)', () => {
     const many = [];
     for (let i = 0; i < 50_000; i++) many.push(candidate(`packages/pkg${i % 200}/src/module${i}/file${i}.${i % 3 ? 'ts' : 'md'}`));
     many.push(candidate('packages/special/src/needle.ts'));
-    search('warmup', many);
-    const start = performance.now();
-    const found = search('needle', many);
-    const elapsed = performance.now() - start;
-    assert.equal(found[0].label, 'packages/special/src/needle.ts');
-    const start2 = performance.now();
+    assert.equal(search('needle', many)[0].label, 'packages/special/src/needle.ts');
     assert.equal(search('pkg1', many).length, 50);
-    const elapsed2 = performance.now() - start2;
-    assert.ok(elapsed < 100 && elapsed2 < 100, `${elapsed.toFixed(1)} ms, ${elapsed2.toFixed(1)} ms`);
   });
 });
