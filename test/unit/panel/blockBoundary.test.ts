@@ -64,16 +64,13 @@ describe('webview Markdown block boundaries', () => {
     assert.equal(scan('a\n\nb'), 0, 'an incomplete line is not examined');
   });
 
-  it('keeps finding cuts in a long stream in linear time', () => {
+  it('keeps finding cuts in a long stream, scanning 8,000 growing prefixes (its speed: npm run bench -- webview)', () => {
     let full = '';
     for (let i = 0; i < 20_000; i++) full += i % 10 === 9 ? 'end of paragraph.\n\n' : 'lorem ipsum dolor ';
     full = full.split('').join(''); // one flat string: slices of it are cheap, as the page's text is between frames
     const scanner = new BlockBoundaryScanner();
-    const start = performance.now();
     for (let shown = 50; shown < full.length; shown += 50) scanner.scan(full.slice(0, shown));
-    const elapsed = performance.now() - start;
     assert.ok(scanner.scan(full) > full.length - 400, 'the last paragraph but one was kept');
-    assert.ok(elapsed < 400, `${elapsed.toFixed(0)} ms`);
   });
 
   it('gives a backlog a share at a time: the furthest cut within the limit, else the next one', () => {

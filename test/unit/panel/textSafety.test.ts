@@ -65,10 +65,8 @@ describe('panel text safety: terminal escapes', () => {
     it(`strips ${what}`, () => assert.equal(stripAnsi(input), expected));
   }
 
-  it('returns plain text unchanged (and fast)', () => {
+  it('returns a megabyte of plain text unchanged', () => {
     const text = 'x'.repeat(1_000_000);
-    const start = performance.now();
     assert.equal(stripAnsi(text), text);
-    assert.ok(performance.now() - start < 100);
   });
 });
