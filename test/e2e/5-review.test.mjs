@@ -160,6 +160,12 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     // The agent writes the file through fs/write_text_file: held as a proposal, listed, nothing written.
     await newSession(wv);
     await sendPrompt(wv, REL);
+    // The agent has not read a file through Howdah yet: Howdah says the file is unsaved before the prompt goes.
+    const notice = wv.getByRole('region', { name: 'Unsaved files', exact: true });
+    await notice.waitFor({ timeout: 15000 });
+    assert.match(await notice.innerText(), new RegExp(`1 unsaved file — the agent reads files from disk[\\s\\S]*${name.replace('.', '\\.')}`));
+    await shot('held-unsaved-notice');
+    await notice.getByRole('button', { name: 'Send anyway' }).click();
     await wv.getByText('Done: two changes to review.').first().waitFor({ timeout: 30000 });
     const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await row.first().waitFor({ timeout: 30000 });
