@@ -72,14 +72,14 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     },
     'howdah.showProtocolLog': () => {
       const active = manager.active;
-      const recorder = active && manager.protocolOf(active.key).recorder;
+      const recorder = active && manager.probes.protocolOf(active.key).recorder;
       if (!active || !recorder) return void vscode.window.showInformationMessage('Howdah: start a session to see its protocol log.');
       showProtocolLog(active.agentName, recorder);
     },
     'howdah.exportDebugBundle': () => {
       const active = manager.active;
-      const { recorder, init } = active ? manager.protocolOf(active.key) : {};
-      return exportDebugBundle(active, { howdahVersion: version, recorder, init, logLines: active ? manager.agentLogLines(active.key) : [] });
+      const { recorder, init } = active ? manager.probes.protocolOf(active.key) : {};
+      return exportDebugBundle(active, { howdahVersion: version, recorder, init, logLines: active ? manager.probes.agentLogLines(active.key) : [] });
     },
     'howdah.signOut': async () => {
       if (!manager.canSignOut) return void vscode.window.showInformationMessage('Howdah: the agent in front does not offer signing out.');
@@ -87,7 +87,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     },
     'howdah.showAgentLog': () => {
       const active = manager.active;
-      if (active) manager.showLog(active.key);
+      if (active) manager.probes.showLog(active.key);
     },
     'howdah.allowFolderForAgent': async (key?: unknown) => {
       const target = typeof key === 'string' ? key : manager.active?.key;

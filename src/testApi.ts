@@ -46,8 +46,8 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
         }),
       );
     },
-    agentPid: (key) => manager.agentPid(key),
-    agentLog: (key) => manager.agentLogLines(key),
+    agentPid: (key) => manager.probes.agentPid(key),
+    agentLog: (key) => manager.probes.agentLogLines(key),
     answerPermission: (key, toolCallId, optionId) => session(key).session.answerPermission(toolCallId, optionId),
     sessionKeys: () => manager.list().map((m) => m.key),
     stopAll: () => manager.stopAll(),
@@ -57,7 +57,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     openPast: async (entry) => (await manager.openPast(entry))?.key,
     restart: (key) => manager.restart(session(key).key),
     protocolProblems: (key) => {
-      const recorder = manager.protocolOf(session(key).key).recorder;
+      const recorder = manager.probes.protocolOf(session(key).key).recorder;
       return (recorder?.timeline() ?? []).flatMap((e) => e.problems.map((p) => `${e.method}: ${p}`));
     },
     setActive: (key) => manager.setActive(session(key).key),
@@ -111,7 +111,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
       const agent = manager.registry.find(record.id);
       return { id: record.id, name: agent?.name ?? '', folder: accounts.folderOf(record), env: { ...(agent?.env ?? {}) } };
     },
-    sessionAgentVersion: (key) => manager.installedVersionOf(session(key).key),
+    sessionAgentVersion: (key) => manager.probes.installedVersionOf(session(key).key),
   };
 }
 

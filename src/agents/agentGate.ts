@@ -65,7 +65,7 @@ export function agentGate(manager: SessionManager, newSession: NewSessionFlow): 
           // Starting again makes the agent ask for the sign-in, which the panel then shows.
           return manager.retryStart(id);
         case 'showLog':
-          return manager.showAgentLog(failure.agentId);
+          return manager.probes.showAgentLog(failure.agentId);
         case 'editSettings':
           await vscode.commands.executeCommand('workbench.action.openSettings', 'howdah.agents');
           return;

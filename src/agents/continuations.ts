@@ -66,7 +66,7 @@ export class Continuations {
    */
   private async forkWithAgent(from: ManagedSession, index: number): Promise<ManagedSession | undefined> {
     const entries = from.session.state.entries;
-    const running = this.manager.runningAgent(from.key);
+    const running = this.manager.probes.runningAgent(from.key);
     const acp = running?.acp;
     const caps = running?.init.agentCapabilities;
     const atEnd = !entries.slice(index + 1).some((e) => e.kind === 'message' || e.kind === 'tool');
@@ -92,7 +92,7 @@ export class Continuations {
     const next = await this.manager.openPast({ agentId: from.agentId, sessionId: result.sessionId, cwd: from.cwd, saved }).catch(() => undefined);
     // The fork serves no one in the process it was made in.
     if (acp.supports('closeSession')) void acp.call('closeSession', { sessionId: result.sessionId }).catch(() => undefined);
-    if (!next || !this.manager.runningAgent(next.key)) {
+    if (!next || !this.manager.probes.runningAgent(next.key)) {
       if (next) await this.manager.close(next.key);
       return undefined;
     }

@@ -10,7 +10,7 @@ export function showCrashNotices(manager: SessionManager): vscode.Disposable {
     if (decision.action !== 'ask') return;
     void vscode.window.showErrorMessage(`Howdah: ${managed.agentName} stopped: ${crash.message.split('\n')[0]}`, 'Restart', 'Show Log').then((choice) => {
       if (choice === 'Restart') void manager.restart(managed.key);
-      if (choice === 'Show Log') manager.showLog(managed.key);
+      if (choice === 'Show Log') manager.probes.showLog(managed.key);
     });
   });
 }

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../acp/connection';
 import { ConnectionClosedError } from '../acp/errors';
-import type { ProtocolRecorder } from '../acp/protocolRecorder';
-import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
+import type { LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
 import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
@@ -21,6 +20,7 @@ import { canSignOut, signOut } from './signOut';
 import { AgentQuestions } from './agentQuestions';
 import { SlowStarts } from './slowStarts';
 import { StartQuestions } from './startQuestions';
+import { SessionProbes } from './sessionProbes';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
 import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
@@ -49,6 +49,8 @@ export class SessionManager implements vscode.Disposable {
   readonly registry: AgentRegistry;
   private readonly sessions = new Map<string, Managed>();
   private readonly logs = new Map<string, AgentLog>();
+  /** What runs for each session: its logs, its connection, its process. */
+  readonly probes = new SessionProbes(this.sessions, this.logs);
   private activeKey: string | undefined;
   private readonly failures = new StartFailures(() => this.changed.fire());
   private readonly changed = new vscode.EventEmitter<void>();
@@ -93,11 +95,6 @@ export class SessionManager implements vscode.Disposable {
 
   get(key: string): ManagedSession | undefined {
     return this.sessions.get(key);
-  }
-
-  /** The installed version the session's agent runs (Howdah's install of a registry agent), if it is one. */
-  installedVersionOf(key: string): string | undefined {
-    return this.sessions.get(key)?.agent.installed?.version;
   }
 
   setActive(key: string): void {
@@ -268,38 +265,6 @@ export class SessionManager implements vscode.Disposable {
 
   dismissStartFailure(id: string): void {
     this.failures.dismiss(id, this.activeKey ? this.sessions.get(this.activeKey) : undefined);
-  }
-
-  /** The agent's output channel, "Howdah: <agent>". */
-  showAgentLog(agentId: string): void {
-    this.logs.get(agentId)?.show();
-  }
-
-  agentLogLines(key: string): string[] {
-    return this.sessions.get(key)?.log.lines() ?? [];
-  }
-
-  /** The traffic recorder and initialize result of the session's current connection. */
-  protocolOf(key: string): { recorder?: ProtocolRecorder; init?: InitializeResult } {
-    const managed = this.sessions.get(key);
-    return { recorder: managed?.router?.recorder, init: managed?.connection?.initializeResult };
-  }
-
-  /** The connection serving the session while its agent runs, with what the agent said it can do. */
-  runningAgent(key: string): { acp: AcpConnection; init: InitializeResult } | undefined {
-    const managed = this.sessions.get(key);
-    const connection = managed?.lifecycle.isRunning ? managed.connection : undefined;
-    const init = connection?.initializeResult;
-    return connection && init && { acp: connection.acp, init };
-  }
-
-  showLog(key: string): void {
-    this.sessions.get(key)?.log.show();
-  }
-
-  agentPid(key: string): number | undefined {
-    const managed = this.sessions.get(key);
-    return managed?.lifecycle.isRunning ? managed.connection?.process.pid : undefined;
   }
 
   /** Stops the agent and forgets the session: everything created for it goes with its scope. */
