@@ -10,6 +10,7 @@ import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
 import { registerEdits } from './edits/registerEdits';
+import { registerEditorContext } from './editorContext/editorContextService';
 import { registerChatPanel } from './panel/registerChatPanel';
 import { registerTerminals } from './terminals/agentTerminals';
 import type { TerminalOutputModel } from './terminals/terminalOutputModel';
@@ -25,7 +26,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const terminals = registerTerminals(context);
   const edits = registerEdits(context);
-  const { manager, store } = registerSessions(context, version, terminals, edits);
+  const editorContext = registerEditorContext(context);
+  const { manager, store } = registerSessions(context, version, { terminals, edits, editorContext });
   const newSession = new NewSessionFlow(manager);
   const branches = new BranchIndex(manager, store);
   context.subscriptions.push(branches);

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../acp/connection';
-import { ConnectionClosedError } from '../acp/errors';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
 import type { InitializeResult, LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
 import type { SessionEdits } from '../edits/sessionEdits';
@@ -12,12 +11,13 @@ import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, offerInstall, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
+import type { EditorContextService } from '../editorContext/editorContextService';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
 import { SignInPrompts, type SignInRequest } from './signIn';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
-import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
+import { describeStartFailure, during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
@@ -28,6 +28,8 @@ export interface SessionManagerOptions {
   store?: SessionStore;
   terminals?: TerminalsService;
   edits?: SessionEdits;
+  /** Gives each session its editor-context MCP server (issue 16). */
+  editorContext?: EditorContextService;
   /** One policy per session: what happens after its agent crashes. */
   restartPolicy?: () => RestartPolicy;
 }
@@ -65,7 +67,7 @@ export class SessionManager implements vscode.Disposable {
   constructor(version: string, options: SessionManagerOptions = {}) {
     this.store = options.store;
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, options.editorContext);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -111,14 +113,20 @@ export class SessionManager implements vscode.Disposable {
     // The session's life begins here, before it has an id: starting, perhaps signing in.
     const lifecycle = new SessionLifecycle();
     let started: Started | undefined;
+    // The session's editor-context server goes on session/new, before the session exists here: its file access is
+    // the session's once it has one, and its token is the session's (in its scope) from then on.
+    let owner: Managed | undefined;
+    const editorContext = await this.starter.editorContextFor(() => owner?.edits?.files, cwd, log);
     try {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
-        during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log) })),
+        during('session/new', s.connection, () => s.connection.acp.call('newSession', { cwd, mcpServers: this.starter.mcpServers(s.init, log, editorContext?.server) })),
       );
       started = result.started;
       const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);
       const managed = this.add(new Managed(newKey(), agent, session, log, cwd, lifecycle, this.restartPolicy()));
+      owner = managed;
+      managed.useEditorContext(editorContext);
       this.runner.connect(managed, started);
       lifecycle.ready();
       this.activeKey = managed.key;
@@ -126,6 +134,7 @@ export class SessionManager implements vscode.Disposable {
       await applySessionDefaults(managed.agentId, managed.session, log);
       return managed;
     } catch (error) {
+      editorContext?.registration.dispose();
       if (started) await this.starter.stop(started, 'start-failed');
       lifecycle.stopped({ kind: 'start-failed', message: error instanceof Error ? error.message : String(error) });
       lifecycle.dispose();
@@ -390,10 +399,4 @@ export class SessionManager implements vscode.Disposable {
     });
     return new Error(message);
   }
-}
-
-function describeStartFailure(agent: KnownAgent, error: unknown): string {
-  if (error instanceof ConnectionClosedError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return `${agent.name} could not start a session: ${message}`;
 }

@@ -129,11 +129,18 @@ function diagnostics(args: ToolArgs['diagnostics'], sandbox: Sandbox, port: Edit
 
 async function placesText(header: string, places: readonly Place[], sandbox: Sandbox, port: EditorPort): Promise<string> {
   if (places.length === 0) return `${header}: none found.`;
+  // Each file once: resolved through the sandbox (a link inside the roots that leads out of them is outside).
+  const resolved = new Map<string, Promise<string | undefined>>();
+  const viewOfPlace = (path: string) => {
+    let view = resolved.get(path);
+    if (!view) resolved.set(path, (view = sandbox.resolve(path, 'read').then((real) => sandbox.viewPath(real), () => undefined)));
+    return view;
+  };
   const lines: string[] = [];
   for (const [i, place] of places.entries()) {
-    const inside = isInside(sandbox, place.path);
-    const text = inside && i < MAX_PLACES_WITH_TEXT ? await port.lineText(place.path, place.span.start.line) : undefined;
-    lines.push(placeLine(place, text, inside));
+    const view = isInside(sandbox, place.path) ? await viewOfPlace(place.path) : undefined;
+    const text = view !== undefined && i < MAX_PLACES_WITH_TEXT ? await port.lineText(view, place.span.start.line) : undefined;
+    lines.push(placeLine(place, text, view !== undefined));
   }
   return cappedList(`${header} (${places.length}):`, lines, lines.length, 'ask about a more specific position');
 }

@@ -136,14 +136,24 @@ describe('editor context: the tools through the session sandbox', () => {
     assert.match(errors.text, new RegExp(`^\\d+ problems in ${root.replace(/[/\\.]/g, '\\$&')}/f0\\.ts \\(\\d+ error\\):`));
   });
 
-  it('places outside the roots are listed without their text; inside ones with their line', async () => {
+  it('places outside the roots (or behind a link leading out) are listed without their text; inside ones with their line', async () => {
     editor.places = [
       { path: file, span: span(1, 0, 1, 4) },
       { path: path.join(outside, 'secret.txt'), span: span(0) },
+      { path: path.join(root, 'link-out'), span: span(0) },
     ];
     editor.documents.set(path.join(outside, 'secret.txt'), { text: 'secret', unsaved: false });
+    editor.documents.set(path.join(root, 'link-out'), { text: 'secret', unsaved: false });
     const answer = await call('definition', { path: file, line: 1, character: 7 });
-    assert.equal(answer.text, [`Definitions of ${file}:1:7 (2):`, `${file}:2:1-2:5: line two`, `${path.join(outside, 'secret.txt')}:1:1 (outside the workspace folders: text not shown)`].join('\n'));
+    assert.equal(
+      answer.text,
+      [
+        `Definitions of ${file}:1:7 (3):`,
+        `${file}:2:1-2:5: line two`,
+        `${path.join(outside, 'secret.txt')}:1:1 (outside the workspace folders: text not shown)`,
+        `${path.join(root, 'link-out')}:1:1 (outside the workspace folders: text not shown)`,
+      ].join('\n'),
+    );
     assert.ok(!answer.text.includes('secret\n') && !answer.text.endsWith('secret'));
   });
 
