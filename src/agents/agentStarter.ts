@@ -112,6 +112,11 @@ export class AgentStarter {
    * A new editor-context server for a session working in `cwd` whose file access `files` gives (once it has one),
    * when the setting is on. A failure here is logged and the session starts without it: it must never stop a start.
    */
+  /** Whether sessions get the editor-context server now (`howdah.editorContext`, read at each start). */
+  get editorContextOn(): boolean {
+    return this.editorContext?.enabled ?? false;
+  }
+
   async editorContextFor(files: () => AgentFiles | undefined, cwd: string, log: AgentLog): Promise<SessionEditorContext | undefined> {
     if (!this.editorContext?.enabled) return undefined;
     const roots = [cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== cwd)];

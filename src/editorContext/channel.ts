@@ -72,6 +72,9 @@ export class EditorContextChannel implements Disposable {
         resolve();
       });
     });
+    // An error after listening (none is expected) must not become an uncaught one in the extension host; the
+    // scripts' calls then fail on their side with "not available".
+    server.on('error', () => undefined);
     // The extension host must be free to exit while the channel is open.
     server.unref();
     return address;
@@ -95,10 +98,13 @@ export class EditorContextChannel implements Disposable {
           if (!request) return void socket.destroy();
           const handler = this.handlers.get(request.token);
           if (!handler) return send({ id: request.id, error: UNKNOWN_TOKEN });
-          handler(request.tool, request.args).then(
-            (result) => send({ id: request.id, text: result.text, isError: result.isError }),
-            (error: unknown) => send({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
-          );
+          // A handler that throws at once is answered like one that rejects.
+          Promise.resolve()
+            .then(() => handler(request.tool, request.args))
+            .then(
+              (result) => send({ id: request.id, text: result.text, isError: result.isError }),
+              (error: unknown) => send({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
+            );
         },
         () => socket.destroy(),
       ),

@@ -142,6 +142,22 @@ describe('editor context MCP server (issue 16)', function () {
     assert.match(text(read), /from disk \(not open in the editor\)\]\nexport function greet/);
   });
 
+  it('a restart passes the same server on session/load, and it still answers', async () => {
+    const api = await howdah();
+    const key = await api.newSession(await registerAgent('ec', 'load', { FAKE_AGENT_LOG: log }));
+    const [first] = (await serversSent(log)).filter((s) => s.name === 'howdah');
+    await api.restart(key);
+    // Nothing in the transcript yet: the restart loads the session (its replay becomes the transcript).
+    const resumed = await waitFor('session/load in the agent log', () =>
+      fs.readFileSync(log, 'utf8').split('\n').find((l) => l.includes('"session/load"') && l.includes('"dir":"in"')),
+    );
+    const [again] = (JSON.parse(resumed) as { msg: { params: { mcpServers: StdioEntry[] } } }).msg.params.mcpServers.filter((s) => s.name === 'howdah');
+    assert.deepEqual(again, first, 'the same entry, token included: the token belongs to the session, not to one agent process');
+    const client = await connect(again);
+    clients.push(client);
+    assert.equal((await client.callTool({ name: 'open_editors', arguments: {} })).isError, false);
+  });
+
   it('is not passed when howdah.editorContext is off', async () => {
     const config = vscode.workspace.getConfiguration('howdah');
     await config.update('editorContext', false, vscode.ConfigurationTarget.Global);

@@ -115,6 +115,24 @@ describe('editor context: the MCP server script and the host channel', function 
     assert.equal(text(await slow), 'late hover');
   });
 
+  it('a peer that sends something else is dropped; a handler that throws is an error answer; the channel goes on', async () => {
+    const net = await import('node:net');
+    const address = await channel.address();
+    const junk = net.createConnection(address);
+    const closed = new Promise<void>((resolve) => junk.on('close', () => resolve()));
+    junk.on('error', () => undefined);
+    junk.write('GET / HTTP/1.1\r\n\r\n\n');
+    await closed;
+    const { token } = channel.register(() => {
+      throw new Error('thrown at once');
+    });
+    const { client } = await connect(address, token);
+    clients.push(client);
+    const answer = await client.callTool({ name: 'selection', arguments: {} });
+    assert.equal(answer.isError, true);
+    assert.equal(text(answer), 'thrown at once');
+  });
+
   it('the socket lives in a folder only this user can enter', async function () {
     if (process.platform === 'win32') this.skip();
     const address = await channel.address();
