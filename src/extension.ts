@@ -11,6 +11,7 @@ import { registerStatusBar } from './agents/statusBar';
 import type { HowdahApi } from './api';
 import { registerCommands } from './commands';
 import { registerEdits } from './edits/registerEdits';
+import { registerEditorContext } from './editorContext/editorContextService';
 import { registerChatPanel } from './panel/registerChatPanel';
 import { registerTerminals } from './terminals/agentTerminals';
 import type { TerminalOutputModel } from './terminals/terminalOutputModel';
@@ -27,7 +28,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const terminals = registerTerminals(context);
   const edits = registerEdits(context);
   const agents = registerAgentSources(context);
-  const { manager, store } = registerSessions(context, version, terminals, edits, agents);
+  const editorContext = registerEditorContext(context);
+  const { manager, store } = registerSessions(context, version, { terminals, edits, editorContext, agents });
   const newSession = new NewSessionFlow(manager);
   const branches = new BranchIndex(manager, store);
   context.subscriptions.push(branches);

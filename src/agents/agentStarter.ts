@@ -15,6 +15,8 @@ import { SlowStarts } from './slowStarts';
 import { during, markStep } from './startFailure';
 import type { WorkspaceTrust } from './workspaceTrust';
 import type { TerminalsService } from '../terminals/agentTerminals';
+import type { EditorContextService, SessionEditorContext } from '../editorContext/editorContextService';
+import type { AgentFiles } from '../workspace/agentFiles';
 
 /**
  * Gets an agent from "configured" to "ready for a session call": resolve and spawn it, initialize (falling back to an
@@ -30,6 +32,7 @@ export class AgentStarter {
     private readonly startQuestions?: StartQuestions,
     /** Start calls that hang, for Cancel in the panel (see slowStarts.ts). */
     readonly slowStarts = new SlowStarts(() => undefined),
+    private readonly editorContext?: EditorContextService,
   ) {}
 
   /**
@@ -100,9 +103,36 @@ export class AgentStarter {
     started.scope.dispose();
   }
 
-  mcpServers(init: InitializeResult, log: AgentLog): McpServer[] {
+  /**
+   * The MCP servers for a session call: the session's own editor-context server first (`own`), then
+   * `howdah.mcpServers` (one there with the same name is left out, said in the log).
+   */
+  mcpServers(init: InitializeResult, log: AgentLog, own?: McpServer): McpServer[] {
     const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), init.agentCapabilities);
     for (const problem of problems) log.warn(problem);
-    return servers;
+    if (!own) return servers;
+    const clash = servers.filter((s) => s.name === own.name);
+    if (clash.length) log.warn(`howdah.mcpServers has a server named "${own.name}", the name of Howdah's editor-context server; not passed on.`);
+    return [own, ...servers.filter((s) => s.name !== own.name)];
+  }
+
+  /**
+   * A new editor-context server for a session working in `cwd` whose file access `files` gives (once it has one),
+   * when the setting is on. A failure here is logged and the session starts without it: it must never stop a start.
+   */
+  /** Whether sessions get the editor-context server now (`howdah.editorContext`, read at each start). */
+  get editorContextOn(): boolean {
+    return this.editorContext?.enabled ?? false;
+  }
+
+  async editorContextFor(files: () => AgentFiles | undefined, cwd: string, log: AgentLog): Promise<SessionEditorContext | undefined> {
+    if (!this.editorContext?.enabled) return undefined;
+    const roots = [cwd, ...(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? []).filter((f) => f !== cwd)];
+    try {
+      return await this.editorContext.forSession(files, roots);
+    } catch (error) {
+      log.warn(`The editor-context server is not available to this session: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 }

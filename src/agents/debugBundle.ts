@@ -30,7 +30,7 @@ export function buildDebugBundle(
 ): Record<string, unknown> {
   const settings = vscode.workspace.getConfiguration('howdah');
   const ownSettings = Object.fromEntries(
-    ['agents', 'defaultAgent', 'trace', 'fs.read', 'fs.write', 'terminal', 'sessionDefaults', 'mcpServers'].map((k) => [k, settings.get(k)]),
+    ['agents', 'defaultAgent', 'trace', 'fs.read', 'fs.write', 'terminal', 'sessionDefaults', 'mcpServers', 'editorContext'].map((k) => [k, settings.get(k)]),
   );
   return {
     createdAt: new Date().toISOString(),

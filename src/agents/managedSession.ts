@@ -1,8 +1,9 @@
 import type { AgentConnection } from '../acp/agentConnection';
 import type { LaunchSpec } from '../acp/agentProcess';
-import type { InitializeResult } from '../acp/schema/agentMethods';
+import type { InitializeResult, McpServer } from '../acp/schema/agentMethods';
 import { DisposableStore } from '../base/disposables';
 import type { AttachedEdits, SessionEdits } from '../edits/sessionEdits';
+import type { SessionEditorContext } from '../editorContext/editorContextService';
 import { SessionLifecycle, type LifecycleState } from '../session/lifecycle';
 import type { RestartPolicy } from '../session/restartPolicy';
 import type { Session } from '../session/session';
@@ -54,6 +55,7 @@ export class Managed implements ManagedSession {
   startFailure: StartFailure | undefined;
   private started: Started | undefined;
   private followed: AttachedEdits | undefined;
+  private editorContextValue: SessionEditorContext | undefined;
 
   constructor(
     readonly key: string,
@@ -140,6 +142,18 @@ export class Managed implements ManagedSession {
   /** Has `edits` follow the session from now until it closes (once: the same file access serves every restart). */
   followEdits(edits: SessionEdits | undefined): void {
     if (!this.followed && edits) this.followed = this.scope.add(edits.attach(this.key, this.session, this.cwd));
+  }
+
+  /** The session's editor-context server, passed on every session call of every restart; undefined without one. */
+  get editorContext(): McpServer | undefined {
+    return this.editorContextValue?.server;
+  }
+
+  /** Takes the session's editor-context server: its token works until this session's scope is disposed. */
+  useEditorContext(context: SessionEditorContext | undefined): void {
+    if (!context || this.editorContextValue) return;
+    this.editorContextValue = context;
+    this.scope.add(context.registration);
   }
 
   /** Whether `connection` is the one serving the session now (a late event of a replaced one is ignored). */

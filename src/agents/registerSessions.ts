@@ -2,20 +2,18 @@ import * as vscode from 'vscode';
 import { registerTraceSetting } from './agentLauncher';
 import { SessionManager } from './sessionManager';
 import { SessionStore } from './sessionStore';
-import type { TerminalsService } from '../terminals/agentTerminals';
-import type { SessionEdits } from '../edits/sessionEdits';
+import type { SessionManagerOptions } from './sessionManager';
 import { showCrashNotices } from './crashNotice';
 import { trackCanSignOut } from './signOut';
-import type { AgentSources } from './agentRegistry';
 
 /**
  * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
  * once, agent started again on the next message), and the list of open ones is kept up to date.
  */
-export function registerSessions(context: vscode.ExtensionContext, version: string, terminals?: TerminalsService, edits?: SessionEdits, agents?: AgentSources): { manager: SessionManager; store: SessionStore } {
+export function registerSessions(context: vscode.ExtensionContext, version: string, options: Omit<SessionManagerOptions, 'store'> = {}): { manager: SessionManager; store: SessionStore } {
   registerTraceSetting(context);
   const store = new SessionStore(context.storageUri);
-  const manager = new SessionManager(version, { store, terminals, edits, agents });
+  const manager = new SessionManager(version, { ...options, store });
   context.subscriptions.push(manager, store, showCrashNotices(manager));
   // Until the saved conversations are back, a change (a session started meanwhile) must not overwrite their list.
   let restored = false;

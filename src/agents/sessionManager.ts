@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../acp/connection';
-import { ConnectionClosedError } from '../acp/errors';
 import type { LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
 import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
@@ -12,6 +11,7 @@ import type { TerminalsService } from '../terminals/agentTerminals';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, type AgentSources, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
+import type { EditorContextService } from '../editorContext/editorContextService';
 import { Managed, newKey, type ManagedSession, type Started } from './managedSession';
 import { applySessionDefaults, rememberSessionDefault } from './sessionDefaultsSetting';
 import type { SessionStore } from './sessionStore';
@@ -22,7 +22,7 @@ import { SlowStarts } from './slowStarts';
 import { StartQuestions } from './startQuestions';
 import { SessionProbes } from './sessionProbes';
 import { SessionRunner, type CrashEvent } from './sessionRunner';
-import { during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
+import { describeStartFailure, during, StartFailures, toStartFailure, type StartFailure } from './startFailure';
 import { UNTRUSTED_MESSAGE, WorkspaceTrust } from './workspaceTrust';
 
 export type { ManagedSession, ManagedStatus } from './managedSession';
@@ -33,6 +33,8 @@ export interface SessionManagerOptions {
   store?: SessionStore;
   terminals?: TerminalsService;
   edits?: SessionEdits;
+  /** Gives each session its editor-context MCP server (issue 16). */
+  editorContext?: EditorContextService;
   /** One policy per session: what happens after its agent crashes. */
   restartPolicy?: () => RestartPolicy;
   /** The ACP registry and Howdah's installs (without them: settings and the catalog only). */
@@ -81,7 +83,7 @@ export class SessionManager implements vscode.Disposable {
     this.store = options.store;
     this.registry = new AgentRegistry(options.agents);
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
-    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts);
+    this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts, options.editorContext);
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -146,16 +148,22 @@ export class SessionManager implements vscode.Disposable {
     // The session's life begins here, before it has an id: starting, perhaps signing in.
     const lifecycle = new SessionLifecycle();
     let started: Started | undefined;
+    // The session's editor-context server goes on session/new, before the session exists here: its file access is
+    // the session's once it has one, and its token is the session's (in its scope) from then on.
+    let owner: Managed | undefined;
+    const editorContext = await this.starter.editorContextFor(() => owner?.edits?.files, cwd, log);
     try {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
         during('session/new', s.connection, () =>
-          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log) }, s.connection.acp.agent, s.router.roots), signal)),
+          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log, editorContext?.server) }, s.connection.acp.agent, s.router.roots), signal)),
         ),
       );
       started = result.started;
       const session = this.newDomainSession(agent, result.value.sessionId, result.value, started.connection.acp);
       const managed = this.add(new Managed(newKey(), agent, session, log, cwd, lifecycle, this.restartPolicy()));
+      owner = managed;
+      managed.useEditorContext(editorContext);
       this.runner.connect(managed, started);
       lifecycle.ready();
       this.activeKey = managed.key;
@@ -163,6 +171,7 @@ export class SessionManager implements vscode.Disposable {
       await applySessionDefaults(managed.agentId, managed.session, log);
       return managed;
     } catch (error) {
+      editorContext?.registration.dispose();
       if (started) await this.starter.stop(started, 'start-failed');
       lifecycle.stopped({ kind: 'start-failed', message: error instanceof Error ? error.message : String(error) });
       lifecycle.dispose();
@@ -396,10 +405,4 @@ export class SessionManager implements vscode.Disposable {
     });
     return new Error(message);
   }
-}
-
-function describeStartFailure(agent: KnownAgent, error: unknown): string {
-  if (error instanceof ConnectionClosedError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return `${agent.name} could not start a session: ${message}`;
 }

@@ -71,9 +71,13 @@ export class SessionRunner {
   }
 
   /** The session call of a restart on connection `s`, with this session's MCP servers and file access. */
-  private continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
+  private async continueOn(managed: Managed, s: Started, empty: boolean): Promise<{ sessionId: string; setup: LoadSessionResult }> {
     managed.followEdits(this.edits);
-    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log), this.starter.slowStarts);
+    // Made once per session, on its first start here (a restored conversation); every restart passes the same one,
+    // while the setting is on.
+    if (!managed.editorContext) managed.useEditorContext(await this.starter.editorContextFor(() => managed.edits?.files, managed.cwd, managed.log));
+    const own = this.starter.editorContextOn ? managed.editorContext : undefined;
+    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log, own), this.starter.slowStarts);
   }
 
   /** `started` serves the session from now on. */

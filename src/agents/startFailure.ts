@@ -127,3 +127,9 @@ export class StartFailures {
   }
 }
 
+/** What the error notice says when `agent` could not start a session. */
+export function describeStartFailure(agent: { readonly name: string }, error: unknown): string {
+  if (error instanceof ConnectionClosedError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${agent.name} could not start a session: ${message}`;
+}

@@ -36,25 +36,33 @@ export class AgentFiles {
       throw RpcError.invalidParams('File reads are turned off (the howdah.fs.read setting).');
     }
     const real = await this.sandbox.resolve(params.path, 'read');
-    const line = params.line ?? undefined;
-    const limit = params.limit ?? undefined;
-    const document = openDocument(await this.sandbox.viewPath(real)) ?? openDocument(real) ?? openDocument(this.sandbox.checkLexical(params.path));
-    if (document) return { content: documentSlice(document, line, limit) };
+    return { content: (await this.readResolved(real, params.path, params.line ?? undefined, params.limit ?? undefined)).content };
+  }
+
+  /**
+   * Lines `line`.. (`limit` of them) of the file the sandbox resolved `requested` to: the open document's text when
+   * there is one (unsaved changes included; `document` says which), else the disk's decoded as VS Code would. Also
+   * serves the editor-context server's `read_file`, so both ways of reading see the same text.
+   */
+  async readResolved(real: string, requested: string, line?: number, limit?: number): Promise<{ content: string; document?: vscode.TextDocument; totalLines: number }> {
+    const document = openDocument(await this.sandbox.viewPath(real)) ?? openDocument(real) ?? openDocument(this.sandbox.checkLexical(requested));
+    if (document) return { content: documentSlice(document, line, limit), document, totalLines: documentLines(document) };
     let bytes: Buffer;
     try {
       bytes = await readInside(this.sandbox, real, MAX_READ_BYTES);
     } catch (error) {
       if (error instanceof FileTooLargeError) {
-        throw RpcError.invalidParams(`${params.path} is ${(error.size / 1024 / 1024).toFixed(1)} MB, over the 50 MB limit for reads.`, { path: params.path, size: error.size });
+        throw RpcError.invalidParams(`${requested} is ${(error.size / 1024 / 1024).toFixed(1)} MB, over the 50 MB limit for reads.`, { path: requested, size: error.size });
       }
       if (error instanceof RpcError && error.code === -32002) {
-        throw RpcError.resourceNotFound(`File not found: ${params.path}`, { uri: vscode.Uri.file(params.path).toString() });
+        throw RpcError.resourceNotFound(`File not found: ${requested}`, { uri: vscode.Uri.file(requested).toString() });
       }
       throw error;
     }
     const encoding = vscode.workspace.getConfiguration('files', vscode.Uri.file(real)).get<string>('encoding') ?? 'utf8';
-    if (looksBinary(bytes, encoding)) throw RpcError.invalidParams(`${params.path} looks like a binary file; only text files can be read.`, { path: params.path });
-    return { content: sliceLines(decodeText(bytes, encoding).text, line, limit) };
+    if (looksBinary(bytes, encoding)) throw RpcError.invalidParams(`${requested} looks like a binary file; only text files can be read.`, { path: requested });
+    const text = decodeText(bytes, encoding).text;
+    return { content: sliceLines(text, line, limit), totalLines: lineCount(text) };
   }
 
   async write(params: WriteTextFileParams, signal?: AbortSignal): Promise<void> {
@@ -70,6 +78,19 @@ export class AgentFiles {
     }
     await writeInsideAtomic(this.sandbox, real, Buffer.from(params.content, 'utf8'));
   }
+}
+
+/** Lines of text: a line break at the very end does not start another (an editor shows an empty last line there). */
+function lineCount(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+function documentLines(document: vscode.TextDocument): number {
+  const last = document.lineCount - 1;
+  return last > 0 && document.lineAt(last).text === '' ? last : last === 0 && document.lineAt(0).text === '' ? 0 : document.lineCount;
 }
 
 function openDocument(fsPath: string): vscode.TextDocument | undefined {

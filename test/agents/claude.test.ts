@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, reviewState as state, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, editorContextReadReachesModel, startAndPrompt, toolCalls, ws } from './common';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
 // Claude Code (claude-agent-acp, installed by test/agents/install.mjs; run.mjs passes its script in
@@ -142,6 +142,10 @@ describe('Claude Code (claude-agent-acp), offline against a scripted Anthropic m
 
   it("a file the agent changes with its own shell tool (sed -i) is a pending change with its exact original; Reject restores it", async () => {
     await shellEditIsReviewed(await claudeAgent(), model, 'claude', (command) => ({ tool: { name: 'Bash', input: { command, description: 'Edit with sed' } } }));
+  });
+
+  it("the howdah editor-context MCP server: the model's read_file gets the unsaved buffer, and the call is in the transcript", async () => {
+    assert.equal(await editorContextReadReachesModel(await claudeAgent(), model), 'mcp__howdah__read_file');
   });
 
   it('a message sent while the agent works is queued and goes, after the turn, as the next prompt the model sees', async () => {

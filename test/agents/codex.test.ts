@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentTerminalOutputs, type ToolCallLike as OutputCall } from '../../src/terminals/agentOutput';
 import { agentText, howdah, waitFor } from '../integration/helpers';
-import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, startAndPrompt, toolCalls, ws } from './common';
+import { agentSuiteHooks, answerAll, installedAgent, pendingChange, promptAnswering, registerAgent, rejectToOriginal, shellEditIsReviewed, queuedMessageReachesModel, ownContextFitsBesideTheCarriedConversation, editAndResendCarriesOnlyTheKeptTurns, editorContextReadReachesModel, startAndPrompt, toolCalls, ws } from './common';
 import { openaiResponses } from './dialects/openaiResponses.mjs';
 import { type ModelServer, startModelServer } from './modelServer.mjs';
 
@@ -210,6 +210,12 @@ describe('Codex (codex-acp), offline against a scripted OpenAI Responses model',
 
   it("a file the agent changes with its own shell tool (sed -i) is a pending change with its exact original; Reject restores it", async () => {
     await shellEditIsReviewed(await codexAgent(), model, 'codex', (command) => ({ tool: { name: 'exec_command', input: { cmd: command } } }));
+  });
+
+  it("the howdah editor-context MCP server: the model's read_file gets the unsaved buffer, and the call is in the transcript", async () => {
+    // Codex offers an MCP server as a Responses `namespace` tool, `mcp__howdah`, holding `read_file` (the dialect
+    // spells it `mcp__howdah.read_file`); its tool call is titled "Tool: howdah/read_file".
+    assert.equal(await editorContextReadReachesModel(await codexAgent(), model), 'mcp__howdah.read_file');
   });
 
   it('a message sent while the agent works is queued and goes, after the turn, as the next prompt the model sees', async () => {

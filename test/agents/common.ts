@@ -244,3 +244,46 @@ export async function editAndResendCarriesOnlyTheKeptTurns(agentId: string, mode
   assert.ok(!request.includes('howdah-beta'), 'and nothing of the discarded turn');
   assert.deepEqual(api.branches(branch).map((b) => [b.turn, b.keys.length, b.index]), [[1, 2, 1]], 'Branch 2 of 2');
 }
+
+/**
+ * Issue 16 with a real agent: the model calls the `howdah` MCP server's `read_file` (named as the agent offers it:
+ * the first offered tool whose name has `howdah` and ends in `read_file`) on a file whose editor buffer has changes
+ * not saved, and must receive that unsaved text; the agent's tool call shows in Howdah's transcript. Returns the
+ * tool name the agent offered.
+ */
+export async function editorContextReadReachesModel(agentId: string, model: ModelServer): Promise<string> {
+  const file = ws(`editor-context-${Date.now()}.ts`);
+  fs.writeFileSync(file, 'export const saved = 1;\n');
+  const document = await vscode.workspace.openTextDocument(file);
+  const editor = await vscode.window.showTextDocument(document);
+  await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'export const howdahUnsavedMarker = 42;\n'));
+  let offered = '';
+  try {
+    const readTool = (names: string[]) => names.find((n) => /howdah/.test(n) && /read_file$/.test(n));
+    model.script([
+      (request) => {
+        offered = readTool(request.toolNames) ?? '';
+        return offered ? { tool: { name: offered, input: { path: file } } } : { text: `no howdah read_file among: ${request.toolNames.join(', ')}` };
+      },
+      (request) => ({ text: `Editor said: ${request.toolResults.map((r) => r.text).join(' | ').slice(0, 400)}` }),
+    ]);
+    const api = await howdah();
+    const key = await api.newSession(agentId);
+    const { stop } = await promptAnswering(key, `Read ${file} as the editor has it`);
+    assert.equal(stop, 'end_turn');
+    assert.ok(offered, `the agent offered the howdah read_file tool: ${agentText(api.snapshot(key)).slice(0, 600)}`);
+    const result = model.mainRequests().flatMap((r) => r.toolResults).find((r) => r.text.includes('howdahUnsavedMarker'));
+    assert.ok(result, `the tool result holds the unsaved line: ${JSON.stringify(model.mainRequests().flatMap((r) => r.toolResults).map((r) => r.text.slice(0, 200)))}`);
+    assert.ok(!result.isError && /with unsaved changes/.test(result.text), result.text.slice(0, 300));
+    assert.ok(!fs.readFileSync(file, 'utf8').includes('howdahUnsavedMarker'), 'the disk never had it');
+    const call = toolCalls(api.snapshot(key)).find((c) => JSON.stringify([c.title, c.rawInput]).includes('read_file') || JSON.stringify(c.rawInput ?? '').includes(file));
+    assert.ok(call, `the tool call is in the transcript: ${JSON.stringify(toolCalls(api.snapshot(key)).map((c) => [c.title, c.kind, c.status]))}`);
+    assert.equal(call.status, 'completed', JSON.stringify(call));
+    console.log(`      (the agent offered ${offered}; its tool call: "${call.title}", ${call.kind})`);
+    return offered;
+  } finally {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    fs.rmSync(file, { force: true });
+  }
+}

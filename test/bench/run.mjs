@@ -18,10 +18,11 @@ const benches = {
   fuzz: 'test/bench/fuzz.ts',
   fuzzy: 'test/bench/fuzzy.ts',
   snapshot: 'test/bench/snapshot.ts',
+  editorContext: 'test/bench/editorContext.ts',
   soak: 'test/bench/soak.mjs',
 };
 /** Worker-thread scripts a bench starts from beside its bundle: bench → { output name → source }. */
-const workers = { snapshot: { 'snapshotWalker.js': 'src/edits/snapshot/walkWorker.ts' } };
+const workers = { snapshot: { 'snapshotWalker.js': 'src/edits/snapshot/walkWorker.ts' }, editorContext: { 'editorContextServer.js': 'src/editorContext/server/main.ts' } };
 /** Not run by a plain `npm run bench`: only when named. */
 const slow = new Set(['soak']);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

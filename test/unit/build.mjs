@@ -40,4 +40,14 @@ await build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
-console.log(`unit: built ${entryPoints.length} test files and the snapshot worker into ${relative(root, outdir)}`);
+// The editor-context MCP server script, which tests start as an agent would (the extension's is out/editorContextServer.js).
+await build({
+  entryPoints: [join(root, 'src', 'editorContext', 'server', 'main.ts')],
+  outfile: join(outdir, 'editorContextServer.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+});
+console.log(`unit: built ${entryPoints.length} test files, the snapshot worker and the editor-context server into ${relative(root, outdir)}`);

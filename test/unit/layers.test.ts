@@ -84,7 +84,7 @@ const webviewDir = path.join(repoRoot, 'webview');
 const sharedDir = path.join(repoRoot, 'src', 'shared');
 
 describe('layers', () => {
-  for (const layer of ['acp', 'session', 'edits/snapshot']) {
+  for (const layer of ['acp', 'session', 'edits/snapshot', 'editorContext/server']) {
     it(`src/${layer} reaches no vscode import, directly or through what it imports`, () => {
       const graph = importGraph(sourcesUnder(path.join(repoRoot, 'src', ...layer.split('/'))));
       assert.ok(graph.size > 3, 'the graph was walked');
@@ -92,6 +92,14 @@ describe('layers', () => {
       assert.deepEqual(offenders, []);
     });
   }
+
+  it('the editor context\'s tools, caps, channel and handler reach no vscode import (only its adapter does)', () => {
+    const dir = path.join(repoRoot, 'src', 'editorContext');
+    const pure = ['tools', 'wire', 'format', 'editorPort', 'toolHandler', 'channel'].map((f) => path.join(dir, `${f}.ts`));
+    const graph = importGraph(pure);
+    assert.ok(pure.every((f) => graph.has(f)));
+    assert.deepEqual([...graph].filter(([, specs]) => specs.includes('vscode')).map(([file]) => path.relative(repoRoot, file)), []);
+  });
 
   it('src/acp does not import from the layers above it', () => {
     const graph = importGraph(sourcesUnder(path.join(repoRoot, 'src', 'acp')));

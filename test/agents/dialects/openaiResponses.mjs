@@ -82,7 +82,9 @@ function toolItem(t, request, response, k) {
     const input = typeof t.input === 'string' ? t.input : Object.values(t.input ?? {}).find(v => typeof v === 'string') ?? '';
     return { type: 'custom_tool_call', id: `ctc_${response}_${k}`, status: 'completed', call_id, name: t.name, input };
   }
-  return { type: 'function_call', id: `fc_${response}_${k}`, status: 'completed', call_id, name: t.name, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input ?? {}) };
+  // A tool inside a namespace is called by its own name, with the namespace beside it.
+  const naming = offered?.namespace ? { name: offered.bare, namespace: offered.namespace } : { name: t.name };
+  return { type: 'function_call', id: `fc_${response}_${k}`, status: 'completed', call_id, ...naming, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input ?? {}) };
 }
 
 export const openaiResponses = {
@@ -95,7 +97,12 @@ export const openaiResponses = {
     let last = -1;
     for (let i = input.length - 1; i >= 0; i--) if (isUserPrompt(input[i])) { last = i; break; }
     const after = input.slice(last + 1);
-    const tools = (body.tools ?? []).map(t => ({ type: t.type, name: t.name ?? t.type }));
+    // A `namespace` tool (how Codex offers an MCP server's tools, e.g. `mcp__howdah`) also lists each of its tools as
+    // `<namespace>.<tool>`, the name a step uses to call one.
+    const tools = (body.tools ?? []).flatMap(t => [
+      { type: t.type, name: t.name ?? t.type },
+      ...(t.type === 'namespace' && Array.isArray(t.tools) ? t.tools.map(s => ({ type: s.type, name: `${t.name}.${s.name}`, namespace: t.name, bare: s.name })) : []),
+    ]);
     return {
       kind: 'responses',
       model: body.model,

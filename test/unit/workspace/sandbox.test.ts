@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { RpcError } from '../../../src/acp/errors';
 import { readInside, writeInsideAtomic } from '../../../src/workspace/safeFs';
 import { Sandbox } from '../../../src/workspace/sandbox';
+import { escapeFixture } from '../support/sandboxEscapes';
 
 /** Every file under `dir` with its content, to prove nothing outside the root was created or changed. */
 function snapshotTree(dir: string): Record<string, string> {
@@ -23,29 +23,7 @@ function snapshotTree(dir: string): Record<string, string> {
 }
 
 describe('workspace sandbox', () => {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'howdah-sandbox-')));
-  const root = path.join(base, 'ws');
-  const outside = path.join(base, 'outside');
-  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
-  fs.mkdirSync(path.join(root, 'nested', 'deeper'), { recursive: true });
-  fs.mkdirSync(path.join(root, 'swap-dir'));
-  fs.mkdirSync(outside);
-  fs.mkdirSync(path.join(base, 'ws-sibling'));
-  fs.writeFileSync(path.join(root, 'src', 'a.ts'), 'a');
-  fs.writeFileSync(path.join(root, 'swap-file.txt'), 'inside');
-  fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret');
-  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-out'));
-  fs.symlinkSync(outside, path.join(root, 'dir-out'));
-  fs.symlinkSync(path.join(outside, 'missing.txt'), path.join(root, 'dangling-out'));
-  fs.symlinkSync('../outside/missing-rel.txt', path.join(root, 'dangling-rel'));
-  fs.symlinkSync('../../../outside', path.join(root, 'nested', 'deeper', 'link-parent'));
-  fs.symlinkSync(path.join(root, 'chain2'), path.join(root, 'chain1'));
-  fs.symlinkSync(outside, path.join(root, 'chain2'));
-  fs.symlinkSync(path.join(root, 'loop2'), path.join(root, 'loop1'));
-  fs.symlinkSync(path.join(root, 'loop1'), path.join(root, 'loop2'));
-  fs.symlinkSync('/', path.join(root, 'root-link'));
-  fs.symlinkSync('/proc/self/root', path.join(root, 'proc-link'));
-  fs.symlinkSync(path.join(root, 'src', 'a.ts'), path.join(root, 'link-in'));
+  const { base, root, outside, escapes } = escapeFixture('howdah-sandbox-');
   const sandbox = new Sandbox([root]);
   const outsideBefore = snapshotTree(outside);
 
@@ -71,56 +49,6 @@ describe('workspace sandbox', () => {
     assert.equal(await sandbox.resolve(root, 'cwd'), root);
   });
 
-  const escapes: [string, unknown][] = [
-    ['.. out of the root', path.join(root, '..', 'outside', 'secret.txt')],
-    ['.. after a folder', `${root}/src/../../outside`],
-    ['. then ..', `${root}/./../outside/new.txt`],
-    ['.. through a file', `${root}/src/a.ts/../../../outside/secret.txt`],
-    ['many ..', `${root}/${'../'.repeat(20)}etc/passwd`],
-    ['link to a file outside', path.join(root, 'link-out')],
-    ['file under a link to a folder outside', path.join(root, 'dir-out', 'secret.txt')],
-    ['new file under a link to a folder outside', path.join(root, 'dir-out', 'new.txt')],
-    ['new folders under a link outside', path.join(root, 'dir-out', 'a', 'b', 'new.txt')],
-    ['dangling absolute link outside', path.join(root, 'dangling-out')],
-    ['dangling relative link outside', path.join(root, 'dangling-rel')],
-    ['link in a parent folder', path.join(root, 'nested', 'deeper', 'link-parent', 'secret.txt')],
-    ['new file below a parent-folder link', path.join(root, 'nested', 'deeper', 'link-parent', 'new', 'x.txt')],
-    ['chain of links', path.join(root, 'chain1', 'secret.txt')],
-    ['link loop', path.join(root, 'loop1')],
-    ['below a link loop', path.join(root, 'loop1', 'x.txt')],
-    ['link to /', path.join(root, 'root-link', 'etc', 'passwd')],
-    ['link to /proc/self/root', path.join(root, 'proc-link', 'etc', 'hostname')],
-    ['relative', 'src/a.ts'],
-    ['dot-relative', './src/a.ts'],
-    ['parent-relative', '../outside/secret.txt'],
-    ['~', '~/.ssh/id_rsa'],
-    ['~user', '~root/.bashrc'],
-    ['NUL in the middle', `${root}/a\0b`],
-    ['NUL before an extension', `${root}/src/a.ts\0.png`],
-    ['control character', `${root}/src/\x07bell`],
-    ['sibling sharing the prefix', `${root}-sibling/x`],
-    ['absolute outside', '/etc/passwd'],
-    ['the file-system root', '/'],
-    ['/proc/self/root prefix', `/proc/self/root${root}/src/a.ts`],
-    ['percent-encoded ..', `${root}/%2e%2e/outside/secret.txt`],
-    ['percent-encoded ../ upper case', `${root}/%2E%2E%2Foutside`],
-    ['percent-encoded slash', `${root}/..%2foutside`],
-    ['percent-encoded NUL', `${root}/a%00.txt`],
-    ['file URI', `file://${root}/src/a.ts`],
-    ['mixed case on a case-sensitive file system', root.toUpperCase() + '/src/a.ts'],
-    ['mixed case sibling', `${root}/../${path.basename(root).toUpperCase()}-SIBLING/x`],
-    ['Windows drive, backslashes', 'C:\\Windows\\system32\\drivers\\etc\\hosts'],
-    ['Windows drive, slashes', 'C:/Windows/system32'],
-    ['UNC', '\\\\server\\share\\x'],
-    ['UNC with slashes', '//server/share/x'],
-    ['Windows device path', '\\\\?\\C:\\x'],
-    ['backslash traversal', `${root}\\..\\..\\outside\\secret.txt`],
-    ['too long', `${root}/${'a/'.repeat(2100)}x`],
-    ['empty', ''],
-    ['a number', 42],
-    ['null', null],
-    ['an object', { path: `${root}/src/a.ts` }],
-  ];
 
   for (const [what, p] of escapes) {
     it(`refuses a write: ${what}`, async () => {
