@@ -129,7 +129,7 @@ export class SessionState implements SessionStateView {
         this.usage = { used: update.used, size: update.size, cost: update.cost ?? undefined };
         return this.emit({ type: 'usage' });
       case 'notice':
-        return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined });
+        return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined, live: true });
       case 'compaction_update':
         return this.compactions.update(update);
       case 'compaction_summary_chunk':

@@ -58,7 +58,11 @@ export type MessageRole = 'user' | 'agent' | 'thought';
 export type Entry =
   | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[] }
   | { readonly kind: 'tool'; readonly id: number; readonly toolCallId: string }
-  | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string }
+  /**
+   * An agent's `notice` is `live`: it speaks of the moment (a rate limit, a reconnect) and is not saved. Howdah's own
+   * notes (a fork, a carried-over conversation) say where a transcript came from, so they are.
+   */
+  | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string; readonly live?: true }
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
   | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
