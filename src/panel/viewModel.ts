@@ -46,7 +46,7 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
     case 'message':
       if (entry.role === 'user') {
         const branch = terminals.branch?.(entry.id);
-        return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView), ...(branch ? { branch } : {}) };
+        return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView), ...(branch ? { branch } : {}), ...(entry.refused ? { refused: true as const } : {}) };
       }
       if (entry.role === 'thought') return { kind: 'thought', id: entry.id, text: entry.text + blocksAsText(entry.blocks) };
       return { kind: 'agent', id: entry.id, text: entry.text, blocks: entry.blocks.map(contentView) };

@@ -247,7 +247,19 @@ export class SessionState implements SessionStateView {
   }
 
   addTurnEnd(stopReason: string): void {
+    if (stopReason === 'refusal') this.markLastUserMessageRefused();
     this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason });
+  }
+
+  /** ACP: after a `refusal` the user's prompt is not in the agent's context, so the transcript must not suggest it is. */
+  private markLastUserMessageRefused(): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry.kind !== 'message' || entry.role !== 'user') continue;
+      entry.refused = true;
+      this.emit({ type: 'entry-changed', index: i });
+      return;
+    }
   }
 
   /** A note of Howdah's own in the transcript (not the agent's). */

@@ -56,7 +56,11 @@ export interface UnrecordedChange {
 export type MessageRole = 'user' | 'agent' | 'thought';
 
 export type Entry =
-  | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[] }
+  /**
+   * `refused`: the agent ended this user message's turn with `refusal`; the protocol says the message and what came
+   * after it are not part of the agent's context for the next prompt.
+   */
+  | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[]; refused?: true }
   | { readonly kind: 'tool'; readonly id: number; readonly toolCallId: string }
   /**
    * An agent's `notice` is `live`: it speaks of the moment (a rate limit, a reconnect) and is not saved. Howdah's own

@@ -90,6 +90,8 @@ export type EntryView =
       readonly attachments: readonly ContentView[];
       /** This message was edited: "Branch index of total", with Previous/Next branch. */
       readonly branch?: { readonly index: number; readonly total: number };
+      /** The agent refused it: not part of the agent's context any more. */
+      readonly refused?: true;
     }
   | { readonly kind: 'agent'; readonly id: number; readonly text: string; readonly blocks: readonly ContentView[] }
   | { readonly kind: 'thought'; readonly id: number; readonly text: string }

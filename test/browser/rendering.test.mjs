@@ -40,6 +40,16 @@ describe('chat webview: rendering', function () {
     await chat.page.waitForFunction(() => document.querySelector('.announcer')?.textContent?.includes('Third'));
   });
 
+  it('marks a message the agent refused as out of its context, and says so at the turn’s end', async function () {
+    const snap = snapshot({ entries: [user(1, 'do the thing'), agent(2, 'No.')], turn: 'running' });
+    await send(chat.page, snap);
+    assert.equal(await chat.page.locator('.entry.user.refused').count(), 0);
+    await send(chat.page, patch(snap, { op: 'entry', index: 0, entry: { ...user(1, 'do the thing'), refused: true } }), patch(snap, { op: 'entry', index: 2, entry: turnEnd(3, 'refusal') }));
+    assert.deepEqual((await text('.entry.user.refused .refused-note')).map((t) => t.trim()), ['The agent refused this message: it is not part of the agent’s context.']);
+    assert.deepEqual(await text('.entry.user .user-text'), ['do the thing'], 'the words stay readable');
+    assert.match((await text('.entry.turn-end'))[0], /not part of its context/);
+  });
+
   it('asks for a snapshot when a patch does not fit', async function () {
     const snap = snapshot({ entries: [agent(1, 'abc')] });
     await send(chat.page, snap);

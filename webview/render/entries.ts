@@ -185,10 +185,11 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   restore.addEventListener('click', () => post({ type: 'restoreCheckpoint', entryId: entry.id }));
   return h(
     'div',
-    { class: 'entry user' },
+    { class: entry.refused ? 'entry user refused' : 'entry user' },
     h('span', { class: 'sr-only' }, 'You:'),
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
+    entry.refused ? h('div', { class: 'refused-note' }, icon('circle-slash'), ' ', prose(REFUSED_NOTE)) : null,
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
     h('div', { class: 'entry-actions' }, editMessageButton(post, entry.id, entry.text), forkButton(post, () => entry.id), restore),
     entry.branch ? branchControl(post, entry.id, entry.branch) : null,
@@ -196,6 +197,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
 }
 
 const RESTORE_LABEL = 'Restore files to before this message';
+const REFUSED_NOTE = 'The agent refused this message: it is not part of the agent’s context.';
 const REGENERATE_LABEL = 'Regenerate: restore the files to before the message this answers and send it again, in a new tab';
 const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
 
@@ -212,7 +214,7 @@ const STOP_REASONS: Record<string, string> = {
   cancelled: 'Stopped: the turn was cancelled.',
   max_tokens: 'The agent stopped: it reached its token limit.',
   max_turn_requests: 'The agent stopped: it reached its limit of model requests for one turn.',
-  refusal: 'The agent refused to continue.',
+  refusal: 'The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.',
 };
 
 function simpleEntry(entry: EntryView, post: Post): HTMLElement {
