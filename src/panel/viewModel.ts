@@ -62,7 +62,7 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
     case 'unknown':
       return { kind: 'unknown', id: entry.id, label: entry.update.original ?? 'unknown update', raw: rawJson(entry.update.raw) ?? '' };
     case 'turn-end':
-      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}) };
+      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}), ...(entry.tokens ? { tokens: { ...entry.tokens } } : {}) };
     case 'error':
       return { kind: 'error', id: entry.id, message: entry.message, detail: entry.detail, retryable: entry.retryable };
     case 'compaction':

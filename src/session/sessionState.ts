@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../acp/schema/content';
+import type { TurnTokens } from '../acp/compat';
 import { Emitter, type Event } from '../base/event';
 import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
@@ -246,9 +247,9 @@ export class SessionState implements SessionStateView {
     this.addEntry({ kind: 'message', id: this.nextEntryId++, role: 'user', text, blocks: blocks.filter((b) => b.type !== 'text') });
   }
 
-  addTurnEnd(stopReason: string): void {
+  addTurnEnd(stopReason: string, tokens?: TurnTokens): void {
     if (stopReason === 'refusal') this.markLastUserMessageRefused();
-    this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason });
+    this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason, ...(tokens ? { tokens } : {}) });
   }
 
   /** ACP: after a `refusal` the user's prompt is not in the agent's context, so the transcript must not suggest it is. */

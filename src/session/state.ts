@@ -1,4 +1,5 @@
 import type { QueuedMessage } from './promptQueue';
+import type { TurnTokens } from '../acp/compat';
 import type { UnknownSessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ContentBlock } from '../acp/schema/content';
 import type { PermissionOption } from '../acp/schema/clientMethods';
@@ -68,7 +69,7 @@ export type Entry =
    */
   | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string; readonly live?: true }
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[]; readonly tokens?: TurnTokens }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
   /** A context compaction (one per `compactionId`): its status, the summary so far, why it failed. */
   | { readonly kind: 'compaction'; readonly id: number; readonly compactionId: string; status: string; summary: ContentBlock[]; error?: string }

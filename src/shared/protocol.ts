@@ -98,7 +98,14 @@ export type EntryView =
   | { readonly kind: 'tool'; readonly id: number; readonly tool: ToolView }
   | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
+  | {
+      readonly kind: 'turn-end';
+      readonly id: number;
+      readonly stopReason: string;
+      readonly unrecorded?: readonly { readonly path: string; readonly why: string }[];
+      /** The turn's token counts, when the agent said them. */
+      readonly tokens?: { readonly input: number; readonly output: number; readonly thought?: number; readonly cachedRead?: number };
+    }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
   | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView }
   /** A context compaction: in_progress, completed, failed, cancelled (or an agent's own status); its summary's text and other blocks. */

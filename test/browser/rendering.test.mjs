@@ -50,6 +50,12 @@ describe('chat webview: rendering', function () {
     assert.match((await text('.entry.turn-end'))[0], /not part of its context/);
   });
 
+  it('shows the turn’s token counts on its end', async function () {
+    await send(chat.page, snapshot({ entries: [user(1, 'hi'), agent(2, 'hello'), { ...turnEnd(3, 'end_turn'), tokens: { input: 12345, output: 67, thought: 8 } }, turnEnd(4, 'end_turn')] }));
+    assert.deepEqual(await text('.turn-tokens'), ['12,345 tokens in · 67 out (8 thinking)']);
+    assert.equal(await chat.page.locator('.entry.turn-end.quiet').count(), 1, 'a turn end without counts stays quiet');
+  });
+
   it('asks for a snapshot when a patch does not fit', async function () {
     const snap = snapshot({ entries: [agent(1, 'abc')] });
     await send(chat.page, snap);

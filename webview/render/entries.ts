@@ -241,13 +241,15 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
     }
     case 'turn-end': {
       const unrecorded = entry.unrecorded?.length ? unrecordedNote(entry.unrecorded) : null;
-      if (entry.stopReason === 'end_turn') return h('div', { class: unrecorded ? 'entry turn-end' : 'entry turn-end quiet' }, unrecorded);
+      const tokens = entry.tokens ? h('div', { class: 'turn-tokens' }, tokenLine(entry.tokens)) : null;
+      if (entry.stopReason === 'end_turn') return h('div', { class: unrecorded || tokens ? 'entry turn-end' : 'entry turn-end quiet' }, tokens, unrecorded);
       return h(
         'div',
         { class: 'entry turn-end' },
         icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'),
         ' ',
         STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`),
+        tokens,
         unrecorded,
       );
     }
@@ -256,6 +258,13 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
     default:
       return h('div', { class: 'entry' });
   }
+}
+
+/** "1,234 tokens in · 56 out (7 thinking, 1,000 from cache)": the counts the agent gave for the turn. */
+export function tokenLine(tokens: NonNullable<Extract<EntryView, { kind: 'turn-end' }>['tokens']>): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const extra = [tokens.thought !== undefined ? `${n(tokens.thought)} thinking` : '', tokens.cachedRead !== undefined ? `${n(tokens.cachedRead)} from cache` : ''].filter(Boolean);
+  return `${n(tokens.input)} tokens in · ${n(tokens.output)} out${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 /** The turn's footer line for files it changed whose original Howdah could not record: they cannot be rejected. */

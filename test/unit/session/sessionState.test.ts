@@ -217,6 +217,14 @@ describe('session state reducer', () => {
     assert.equal((s.entries.at(-2) as { refused?: true }).refused, undefined, 'other stop reasons mark nothing');
   });
 
+  it('keeps the turn’s token counts on its turn-end entry', () => {
+    const s = new SessionState();
+    s.addUserMessage([userText('one')]);
+    s.addTurnEnd('end_turn', { input: 20, output: 10 });
+    s.addTurnEnd('end_turn');
+    assert.deepEqual(s.entries.slice(1).map((e) => (e.kind === 'turn-end' ? e.tokens : 'not a turn end')), [{ input: 20, output: 10 }, undefined]);
+  });
+
   it('says what happened to turns: started with its index, ended with the stop reason or none when it failed', () => {
     const s = new SessionState();
     const changes: SessionChange[] = [];
