@@ -159,6 +159,14 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.getByLabel('Mode', { exact: true }).getAttribute('data-mark'), 'same');
   });
 
+  it('keeps the agent’s order of config options, whatever their categories', async function () {
+    const select = (id, name, category) => ({ type: 'select', id, name, category, current: 'a', groups: [{ options: [{ value: 'a', name: 'A' }] }] });
+    await send(chat.page, snapshot({ head: { configOptions: [select('effort', 'Effort', 'thought_level'), { type: 'boolean', id: 'fast', name: 'Fast', current: false }, select('model', 'Model', 'model'), select('mode', 'Mode', 'mode')] } }));
+    const controls = await Promise.all(['Effort', 'Fast', 'Model', 'Mode'].map((name) => chat.page.getByLabel(name, { exact: true }).elementHandle()));
+    const inOrder = await chat.page.evaluate((els) => els.every((e, i) => i === 0 || Boolean(els[i - 1].compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)), controls);
+    assert.equal(inOrder, true, 'Effort, Fast, Model, Mode: as the agent listed them');
+  });
+
   it('pins the plan while the turn runs', async function () {
     const plan = [{ content: 'Read the code', priority: 'high', status: 'completed' }, { content: 'Fix it', priority: 'medium', status: 'in_progress' }];
     const snap = snapshot({ plan, turn: 'running' });
