@@ -148,7 +148,7 @@ export function contentView(block: ContentBlock): ContentView {
     case 'image':
       return { type: 'image', mimeType: block.mimeType, data: block.data };
     case 'audio':
-      return { type: 'audio', mimeType: block.mimeType };
+      return { type: 'audio', mimeType: block.mimeType, data: block.data };
     case 'resource_link':
       return { type: 'resource_link', uri: block.uri, name: block.name, title: block.title ?? undefined };
     case 'resource': {

@@ -16,7 +16,7 @@ import type { WorkspaceFolderView } from './workspacePaths';
 export type ContentView =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image'; readonly mimeType: string; readonly data: string }
-  | { readonly type: 'audio'; readonly mimeType: string }
+  | { readonly type: 'audio'; readonly mimeType: string; readonly data: string }
   | { readonly type: 'resource_link'; readonly uri: string; readonly name: string; readonly title?: string }
   | { readonly type: 'resource'; readonly uri: string; readonly mimeType?: string; readonly text?: string }
   | { readonly type: 'unknown'; readonly label: string; readonly raw: string };

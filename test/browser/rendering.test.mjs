@@ -56,6 +56,15 @@ describe('chat webview: rendering', function () {
     assert.equal(await chat.page.locator('.entry.turn-end.quiet').count(), 1, 'a turn end without counts stays quiet');
   });
 
+  it('plays audio content with native controls from a data URI; an unplayable type stays a chip', async function () {
+    await send(chat.page, snapshot({ entries: [agent(1, '', [{ type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' }, { type: 'audio', mimeType: 'text/html', data: 'PGI+' }])] }));
+    const audio = chat.page.locator('audio.content-audio');
+    assert.equal(await audio.count(), 1);
+    assert.equal(await audio.getAttribute('src'), 'data:audio/wav;base64,UklGRg==');
+    assert.equal(await audio.evaluate((a) => a.controls), true);
+    assert.match(await chat.page.locator('.entry.agent .chip').innerText(), /audio \(text\/html\)/);
+  });
+
   it('asks for a snapshot when a patch does not fit', async function () {
     const snap = snapshot({ entries: [agent(1, 'abc')] });
     await send(chat.page, snap);
