@@ -81,6 +81,14 @@ export function humanize(value: string): string {
 }
 
 /** A data: URI for an image, only for raster types a browser shows without running anything. */
+/** A `data:` URI for base64 audio of an audio/* type, which the CSP's `media-src data:` lets play. */
+export function audioDataUri(mimeType: string, data: string): string | undefined {
+  const type = mimeType.toLowerCase();
+  if (!/^audio\/[a-z0-9.+-]+$/.test(type)) return undefined;
+  if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s]*$/.test(data)) return undefined;
+  return `data:${type};base64,${data.replace(/\s+/g, '')}`;
+}
+
 export function imageDataUri(mimeType: string, data: string): string | undefined {
   const type = mimeType.toLowerCase();
   if (!/^image\/(png|jpeg|gif|webp|bmp)$/.test(type)) return undefined;

@@ -56,3 +56,36 @@ export function withoutBom(text: string): string {
 export function sameTextIgnoringBomAndEol(a: string, b: string): boolean {
   return a === b || comparableText(a) === comparableText(b);
 }
+
+/** A turn's token counts, as the turn's end shows them. */
+export interface TurnTokens {
+  input: number;
+  output: number;
+  thought?: number;
+  cachedRead?: number;
+}
+
+/**
+ * The turn's token counts: the (unstable) `usage` of the prompt result, else Gemini CLI's, which it sends only as
+ * `_meta.quota.token_count.{input_tokens, output_tokens}` of the prompt result (agents-in-the-wild.md). Anything else
+ * in `_meta` is not a count Howdah can name, so nothing is shown.
+ */
+export function turnTokens(result: { usage?: { inputTokens: number; outputTokens: number; thoughtTokens?: number | null; cachedReadTokens?: number | null } | null; _meta?: Record<string, unknown> | null }): TurnTokens | undefined {
+  const usage = result.usage;
+  if (usage) {
+    return {
+      input: usage.inputTokens,
+      output: usage.outputTokens,
+      ...(usage.thoughtTokens != null ? { thought: usage.thoughtTokens } : {}),
+      ...(usage.cachedReadTokens != null ? { cachedRead: usage.cachedReadTokens } : {}),
+    };
+  }
+  const quota = result._meta?.quota as { token_count?: { input_tokens?: unknown; output_tokens?: unknown } } | undefined;
+  const input = quota?.token_count?.input_tokens;
+  const output = quota?.token_count?.output_tokens;
+  return isCount(input) && isCount(output) ? { input, output } : undefined;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

@@ -20,6 +20,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   return [
     "default-src 'none'",
     `img-src ${cspSource} data:`,
+    // Audio content plays from a data: URI the webview builds (audio/* only); nothing else may be loaded as media.
+    'media-src data:',
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,

@@ -46,7 +46,7 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
     case 'message':
       if (entry.role === 'user') {
         const branch = terminals.branch?.(entry.id);
-        return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView), ...(branch ? { branch } : {}) };
+        return { kind: 'user', id: entry.id, text: entry.text, attachments: entry.blocks.map(contentView), ...(branch ? { branch } : {}), ...(entry.refused ? { refused: true as const } : {}) };
       }
       if (entry.role === 'thought') return { kind: 'thought', id: entry.id, text: entry.text + blocksAsText(entry.blocks) };
       return { kind: 'agent', id: entry.id, text: entry.text, blocks: entry.blocks.map(contentView) };
@@ -62,7 +62,7 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
     case 'unknown':
       return { kind: 'unknown', id: entry.id, label: entry.update.original ?? 'unknown update', raw: rawJson(entry.update.raw) ?? '' };
     case 'turn-end':
-      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}) };
+      return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}), ...(entry.tokens ? { tokens: { ...entry.tokens } } : {}) };
     case 'error':
       return { kind: 'error', id: entry.id, message: entry.message, detail: entry.detail, retryable: entry.retryable };
     case 'compaction':
@@ -148,7 +148,7 @@ export function contentView(block: ContentBlock): ContentView {
     case 'image':
       return { type: 'image', mimeType: block.mimeType, data: block.data };
     case 'audio':
-      return { type: 'audio', mimeType: block.mimeType };
+      return { type: 'audio', mimeType: block.mimeType, data: block.data };
     case 'resource_link':
       return { type: 'resource_link', uri: block.uri, name: block.name, title: block.title ?? undefined };
     case 'resource': {

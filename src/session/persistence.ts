@@ -5,7 +5,8 @@ import type { Entry, ToolCallState } from './state';
 
 /**
  * A session's transcript as saved in the extension's storage, so a conversation survives a window reload. What was
- * waiting on the user (permission prompts) and what was running (a turn) cannot survive and is not saved. Loaded data
+ * waiting on the user (permission prompts) and what was running (a turn) cannot survive and is not saved; nor are the
+ * agent's notices, which are live only (state.ts). Loaded data
  * is parsed like any other input: a file from an older version or a damaged one yields what can be read.
  */
 export const PERSISTED_VERSION = 1;
@@ -66,7 +67,7 @@ export function sessionToJson(state: SessionState, meta: SessionMeta): string {
     ...meta,
     title: state.info.title,
     updatedAt: new Date().toISOString(),
-    entries: state.entries,
+    entries: state.entries.filter((entry) => !(entry.kind === 'notice' && entry.live)),
     toolCalls,
     plan: state.plan,
     ...(state.queue.size ? { queue: state.queue.items } : {}),

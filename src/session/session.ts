@@ -1,5 +1,6 @@
 import type { AcpConnection } from '../acp/connection';
 import { ConnectionClosedError, RpcError } from '../acp/errors';
+import { turnTokens, type TurnTokens } from '../acp/compat';
 import type { LoadSessionResult, PromptBlock, StopReason } from '../acp/schema/agentMethods';
 import type { PermissionOutcome, RequestPermissionParams } from '../acp/schema/clientMethods';
 import type { SessionUpdate } from '../acp/schema/sessionUpdate';
@@ -123,7 +124,7 @@ export class Session {
         this.finishTurn('cancelled');
         return 'cancelled';
       }
-      this.finishTurn(result.stopReason);
+      this.finishTurn(result.stopReason, turnTokens(result));
       return result.stopReason;
     } catch (error) {
       if (this.isCancelling() && !(error instanceof ConnectionClosedError)) {
@@ -300,11 +301,11 @@ export class Session {
     return this.state.turn === 'cancelling';
   }
 
-  private finishTurn(stopReason: StopReason): void {
+  private finishTurn(stopReason: StopReason, tokens?: TurnTokens): void {
     clearTimeout(this.cancelTimer);
     this.abandonTurn = undefined;
     if (stopReason === 'cancelled') this.endOpenToolCalls('cancelled');
-    this.state.addTurnEnd(stopReason);
+    this.state.addTurnEnd(stopReason, tokens);
     this.state.endTurn(stopReason);
   }
 

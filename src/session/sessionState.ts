@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../acp/schema/content';
+import type { TurnTokens } from '../acp/compat';
 import { Emitter, type Event } from '../base/event';
 import type { ConfigOption, SessionModeState, SessionModelState } from '../acp/schema/sessionConfig';
 import type { AvailableCommand, PlanEntry, SessionUpdate } from '../acp/schema/sessionUpdate';
@@ -129,7 +130,7 @@ export class SessionState implements SessionStateView {
         this.usage = { used: update.used, size: update.size, cost: update.cost ?? undefined };
         return this.emit({ type: 'usage' });
       case 'notice':
-        return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined });
+        return this.addEntry({ kind: 'notice', id: this.nextEntryId++, severity: update.severity, title: update.title, description: update.description ?? undefined, live: true });
       case 'compaction_update':
         return this.compactions.update(update);
       case 'compaction_summary_chunk':
@@ -246,8 +247,20 @@ export class SessionState implements SessionStateView {
     this.addEntry({ kind: 'message', id: this.nextEntryId++, role: 'user', text, blocks: blocks.filter((b) => b.type !== 'text') });
   }
 
-  addTurnEnd(stopReason: string): void {
-    this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason });
+  addTurnEnd(stopReason: string, tokens?: TurnTokens): void {
+    if (stopReason === 'refusal') this.markLastUserMessageRefused();
+    this.addEntry({ kind: 'turn-end', id: this.nextEntryId++, stopReason, ...(tokens ? { tokens } : {}) });
+  }
+
+  /** ACP: after a `refusal` the user's prompt is not in the agent's context, so the transcript must not suggest it is. */
+  private markLastUserMessageRefused(): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry.kind !== 'message' || entry.role !== 'user') continue;
+      entry.refused = true;
+      this.emit({ type: 'entry-changed', index: i });
+      return;
+    }
   }
 
   /** A note of Howdah's own in the transcript (not the agent's). */

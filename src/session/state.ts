@@ -1,4 +1,5 @@
 import type { QueuedMessage } from './promptQueue';
+import type { TurnTokens } from '../acp/compat';
 import type { UnknownSessionUpdate } from '../acp/schema/sessionUpdate';
 import type { ContentBlock } from '../acp/schema/content';
 import type { PermissionOption } from '../acp/schema/clientMethods';
@@ -56,11 +57,19 @@ export interface UnrecordedChange {
 export type MessageRole = 'user' | 'agent' | 'thought';
 
 export type Entry =
-  | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[] }
+  /**
+   * `refused`: the agent ended this user message's turn with `refusal`; the protocol says the message and what came
+   * after it are not part of the agent's context for the next prompt.
+   */
+  | { readonly kind: 'message'; readonly id: number; readonly role: MessageRole; messageId?: string; text: string; blocks: ContentBlock[]; refused?: true }
   | { readonly kind: 'tool'; readonly id: number; readonly toolCallId: string }
-  | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string }
+  /**
+   * An agent's `notice` is `live`: it speaks of the moment (a rate limit, a reconnect) and is not saved. Howdah's own
+   * notes (a fork, a carried-over conversation) say where a transcript came from, so they are.
+   */
+  | { readonly kind: 'notice'; readonly id: number; severity: string; title: string; description?: string; readonly live?: true }
   | { readonly kind: 'unknown'; readonly id: number; readonly update: UnknownSessionUpdate }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[] }
+  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; unrecorded?: UnrecordedChange[]; readonly tokens?: TurnTokens }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
   /** A context compaction (one per `compactionId`): its status, the summary so far, why it failed. */
   | { readonly kind: 'compaction'; readonly id: number; readonly compactionId: string; status: string; summary: ContentBlock[]; error?: string }

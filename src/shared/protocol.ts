@@ -16,7 +16,7 @@ import type { WorkspaceFolderView } from './workspacePaths';
 export type ContentView =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image'; readonly mimeType: string; readonly data: string }
-  | { readonly type: 'audio'; readonly mimeType: string }
+  | { readonly type: 'audio'; readonly mimeType: string; readonly data: string }
   | { readonly type: 'resource_link'; readonly uri: string; readonly name: string; readonly title?: string }
   | { readonly type: 'resource'; readonly uri: string; readonly mimeType?: string; readonly text?: string }
   | { readonly type: 'unknown'; readonly label: string; readonly raw: string };
@@ -90,13 +90,22 @@ export type EntryView =
       readonly attachments: readonly ContentView[];
       /** This message was edited: "Branch index of total", with Previous/Next branch. */
       readonly branch?: { readonly index: number; readonly total: number };
+      /** The agent refused it: not part of the agent's context any more. */
+      readonly refused?: true;
     }
   | { readonly kind: 'agent'; readonly id: number; readonly text: string; readonly blocks: readonly ContentView[] }
   | { readonly kind: 'thought'; readonly id: number; readonly text: string }
   | { readonly kind: 'tool'; readonly id: number; readonly tool: ToolView }
   | { readonly kind: 'notice'; readonly id: number; readonly severity: string; readonly title: string; readonly description?: string }
   | { readonly kind: 'unknown'; readonly id: number; readonly label: string; readonly raw: string }
-  | { readonly kind: 'turn-end'; readonly id: number; readonly stopReason: string; readonly unrecorded?: readonly { readonly path: string; readonly why: string }[] }
+  | {
+      readonly kind: 'turn-end';
+      readonly id: number;
+      readonly stopReason: string;
+      readonly unrecorded?: readonly { readonly path: string; readonly why: string }[];
+      /** The turn's token counts, when the agent said them. */
+      readonly tokens?: { readonly input: number; readonly output: number; readonly thought?: number; readonly cachedRead?: number };
+    }
   | { readonly kind: 'error'; readonly id: number; readonly message: string; readonly detail?: string; readonly retryable: boolean }
   | { readonly kind: 'elicitation'; readonly id: number; readonly elicitation: ElicitationView }
   /** A context compaction: in_progress, completed, failed, cancelled (or an agent's own status); its summary's text and other blocks. */

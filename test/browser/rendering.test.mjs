@@ -40,6 +40,31 @@ describe('chat webview: rendering', function () {
     await chat.page.waitForFunction(() => document.querySelector('.announcer')?.textContent?.includes('Third'));
   });
 
+  it('marks a message the agent refused as out of its context, and says so at the turn’s end', async function () {
+    const snap = snapshot({ entries: [user(1, 'do the thing'), agent(2, 'No.')], turn: 'running' });
+    await send(chat.page, snap);
+    assert.equal(await chat.page.locator('.entry.user.refused').count(), 0);
+    await send(chat.page, patch(snap, { op: 'entry', index: 0, entry: { ...user(1, 'do the thing'), refused: true } }), patch(snap, { op: 'entry', index: 2, entry: turnEnd(3, 'refusal') }));
+    assert.deepEqual((await text('.entry.user.refused .refused-note')).map((t) => t.trim()), ['The agent refused this message: it is not part of the agent’s context.']);
+    assert.deepEqual(await text('.entry.user .user-text'), ['do the thing'], 'the words stay readable');
+    assert.match((await text('.entry.turn-end'))[0], /not part of its context/);
+  });
+
+  it('shows the turn’s token counts on its end', async function () {
+    await send(chat.page, snapshot({ entries: [user(1, 'hi'), agent(2, 'hello'), { ...turnEnd(3, 'end_turn'), tokens: { input: 12345, output: 67, thought: 8 } }, turnEnd(4, 'end_turn')] }));
+    assert.deepEqual(await text('.turn-tokens'), ['12,345 tokens in · 67 out (8 thinking)']);
+    assert.equal(await chat.page.locator('.entry.turn-end.quiet').count(), 1, 'a turn end without counts stays quiet');
+  });
+
+  it('plays audio content with native controls from a data URI; an unplayable type stays a chip', async function () {
+    await send(chat.page, snapshot({ entries: [agent(1, '', [{ type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' }, { type: 'audio', mimeType: 'text/html', data: 'PGI+' }])] }));
+    const audio = chat.page.locator('audio.content-audio');
+    assert.equal(await audio.count(), 1);
+    assert.equal(await audio.getAttribute('src'), 'data:audio/wav;base64,UklGRg==');
+    assert.equal(await audio.evaluate((a) => a.controls), true);
+    assert.match(await chat.page.locator('.entry.agent .chip').innerText(), /audio \(text\/html\)/);
+  });
+
   it('asks for a snapshot when a patch does not fit', async function () {
     const snap = snapshot({ entries: [agent(1, 'abc')] });
     await send(chat.page, snap);
@@ -141,6 +166,14 @@ describe('chat webview: rendering', function () {
     assert.ok(before);
     await send(chat.page, patch(snap, { op: 'header', header: header({ ...head, usage: { used: 150_000, size: 200_000 } }) }));
     assert.equal(await chat.page.getByLabel('Mode', { exact: true }).getAttribute('data-mark'), 'same');
+  });
+
+  it('keeps the agent’s order of config options, whatever their categories', async function () {
+    const select = (id, name, category) => ({ type: 'select', id, name, category, current: 'a', groups: [{ options: [{ value: 'a', name: 'A' }] }] });
+    await send(chat.page, snapshot({ head: { configOptions: [select('effort', 'Effort', 'thought_level'), { type: 'boolean', id: 'fast', name: 'Fast', current: false }, select('model', 'Model', 'model'), select('mode', 'Mode', 'mode')] } }));
+    const controls = await Promise.all(['Effort', 'Fast', 'Model', 'Mode'].map((name) => chat.page.getByLabel(name, { exact: true }).elementHandle()));
+    const inOrder = await chat.page.evaluate((els) => els.every((e, i) => i === 0 || Boolean(els[i - 1].compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)), controls);
+    assert.equal(inOrder, true, 'Effort, Fast, Model, Mode: as the agent listed them');
   });
 
   it('pins the plan while the turn runs', async function () {

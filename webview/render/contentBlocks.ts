@@ -1,5 +1,5 @@
 import type { ContentView, LocationView, WebviewMessage } from '../../src/shared/protocol';
-import { h, icon, imageDataUri, prose, revealed } from '../dom';
+import { audioDataUri, h, icon, imageDataUri, prose, revealed } from '../dom';
 import { renderMarkdown } from '../markdown/streamingMarkdown';
 import { pathTitle, shownPath } from '../paths';
 
@@ -18,8 +18,13 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
       img.src = src;
       return img;
     }
-    case 'audio':
-      return h('span', { class: 'chip' }, icon('unmute'), ' ', prose(`audio (${content.mimeType})`));
+    case 'audio': {
+      const src = audioDataUri(content.mimeType, content.data);
+      if (!src) return h('span', { class: 'chip' }, icon('unmute'), ' ', prose(`audio (${content.mimeType})`));
+      const audio = h('audio', { class: 'content-audio', controls: '', 'aria-label': `Audio (${content.mimeType})` });
+      audio.src = src;
+      return audio;
+    }
     case 'resource_link':
       return linkButton(content.title || content.name, content.uri, 'link', () => post({ type: 'openLink', href: content.uri }));
     case 'resource': {

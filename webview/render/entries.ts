@@ -185,10 +185,11 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   restore.addEventListener('click', () => post({ type: 'restoreCheckpoint', entryId: entry.id }));
   return h(
     'div',
-    { class: 'entry user' },
+    { class: entry.refused ? 'entry user refused' : 'entry user' },
     h('span', { class: 'sr-only' }, 'You:'),
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
+    entry.refused ? h('div', { class: 'refused-note' }, icon('circle-slash'), ' ', prose(REFUSED_NOTE)) : null,
     entry.attachments.length > 0 ? h('div', { class: 'user-attachments' }, ...entry.attachments.map((a) => contentBlock(a, post))) : null,
     h('div', { class: 'entry-actions' }, editMessageButton(post, entry.id, entry.text), forkButton(post, () => entry.id), restore),
     entry.branch ? branchControl(post, entry.id, entry.branch) : null,
@@ -196,6 +197,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
 }
 
 const RESTORE_LABEL = 'Restore files to before this message';
+const REFUSED_NOTE = 'The agent refused this message: it is not part of the agent’s context.';
 const REGENERATE_LABEL = 'Regenerate: restore the files to before the message this answers and send it again, in a new tab';
 const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
 
@@ -212,7 +214,7 @@ const STOP_REASONS: Record<string, string> = {
   cancelled: 'Stopped: the turn was cancelled.',
   max_tokens: 'The agent stopped: it reached its token limit.',
   max_turn_requests: 'The agent stopped: it reached its limit of model requests for one turn.',
-  refusal: 'The agent refused to continue.',
+  refusal: 'The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.',
 };
 
 function simpleEntry(entry: EntryView, post: Post): HTMLElement {
@@ -239,13 +241,15 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
     }
     case 'turn-end': {
       const unrecorded = entry.unrecorded?.length ? unrecordedNote(entry.unrecorded) : null;
-      if (entry.stopReason === 'end_turn') return h('div', { class: unrecorded ? 'entry turn-end' : 'entry turn-end quiet' }, unrecorded);
+      const tokens = entry.tokens ? h('div', { class: 'turn-tokens' }, tokenLine(entry.tokens)) : null;
+      if (entry.stopReason === 'end_turn') return h('div', { class: unrecorded || tokens ? 'entry turn-end' : 'entry turn-end quiet' }, tokens, unrecorded);
       return h(
         'div',
         { class: 'entry turn-end' },
         icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'),
         ' ',
         STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`),
+        tokens,
         unrecorded,
       );
     }
@@ -254,6 +258,13 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
     default:
       return h('div', { class: 'entry' });
   }
+}
+
+/** "1,234 tokens in · 56 out (7 thinking, 1,000 from cache)": the counts the agent gave for the turn. */
+export function tokenLine(tokens: NonNullable<Extract<EntryView, { kind: 'turn-end' }>['tokens']>): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const extra = [tokens.thought !== undefined ? `${n(tokens.thought)} thinking` : '', tokens.cachedRead !== undefined ? `${n(tokens.cachedRead)} from cache` : ''].filter(Boolean);
+  return `${n(tokens.input)} tokens in · ${n(tokens.output)} out${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 /** The turn's footer line for files it changed whose original Howdah could not record: they cannot be rejected. */

@@ -2,7 +2,6 @@ import type { ConfigOptionView, HeaderView, PickerView, SelectChoiceView } from 
 import { h, icon, prose, proseString } from '../dom';
 import type { Post } from './contentBlocks';
 
-const CATEGORY_ORDER = ['mode', 'model', 'thought_level', 'model_config'];
 
 /**
  * Agent, session and its settings: name and version, title, session picker, New session, the mode / config option /
@@ -68,8 +67,8 @@ export class Header {
       const modes = header.modes;
       wanted.push(['legacy:mode', () => this.select('Mode', '', [{ options: modes.options }], (value) => post({ type: 'setMode', modeId: value })), pickerData(modes)]);
     }
-    const options = [...header.configOptions].sort((a, b) => rank(a) - rank(b));
-    for (const option of options) wanted.push([`config:${option.id}`, () => this.configControl(option), optionShape(option)]);
+    // In the agent's order: ACP has agents list config options by priority, and clients keep that order.
+    for (const option of header.configOptions) wanted.push([`config:${option.id}`, () => this.configControl(option), optionShape(option)]);
     if (header.models) {
       const models = header.models;
       wanted.push(['legacy:model', () => this.select('Model', '', [{ options: models.options }], (value) => post({ type: 'setModel', modelId: value })), pickerData(models)]);
@@ -146,11 +145,6 @@ export class Header {
     this.meter.title = `${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens${cost}`;
     this.meterText.textContent = proseString(`${percent}%${cost}`);
   }
-}
-
-function rank(option: ConfigOptionView): number {
-  const i = CATEGORY_ORDER.indexOf(option.category ?? '');
-  return i < 0 ? CATEGORY_ORDER.length : i;
 }
 
 /** What a control is built from (the current value is set separately). */

@@ -84,7 +84,18 @@ export const ListSessionsResult = z.looseObject({ sessions: list(SessionInfo), n
 export const SetConfigOptionResult = z.looseObject({ configOptions: ConfigOptions, _meta: Meta });
 
 export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
-export const PromptResult = z.looseObject({ stopReason: openEnum(STOP_REASONS), _meta: Meta });
+const count = z.number().int().nonnegative();
+/** Unstable (schema.unstable.json): the turn's token counts. */
+export const Usage = z.looseObject({
+  totalTokens: count,
+  inputTokens: count,
+  outputTokens: count,
+  thoughtTokens: opt(count),
+  cachedReadTokens: opt(count),
+  cachedWriteTokens: opt(count),
+  _meta: Meta,
+});
+export const PromptResult = z.looseObject({ stopReason: openEnum(STOP_REASONS), usage: opt(Usage), _meta: Meta });
 export type StopReason = z.output<typeof PromptResult>['stopReason'];
 
 /** Params types for what we send: built by our code, so typed rather than parsed. */

@@ -44,7 +44,8 @@ export const ElicitationParams = z.looseObject({
   mode: z.string(),
   sessionId: opt(z.string()),
   toolCallId: opt(z.string()),
-  requestId: z.union([z.string(), z.number()]).optional(),
+  // RequestId allows null (JSON-RPC's); the router treats null and absent alike (no request scope).
+  requestId: z.union([z.string(), z.number()]).nullish(),
   requestedSchema: z.unknown().optional(),
   elicitationId: opt(z.string()),
   url: opt(z.string()),

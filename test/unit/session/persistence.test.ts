@@ -32,6 +32,16 @@ describe('session persistence', () => {
     assert.equal(new Set(ids).size, ids.length);
   });
 
+  it('does not save the agent’s notices (live only), but keeps Howdah’s own notes', () => {
+    const state = new SessionState();
+    state.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } }));
+    state.apply(SessionUpdate.parse({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited, retrying' }));
+    state.addNote('Forked by the agent from here');
+    assert.deepEqual(state.entries.map((e) => e.kind), ['message', 'notice', 'notice'], 'both show while the session is open');
+    const saved = parsePersistedSession(JSON.parse(JSON.stringify(serializeSession(state, { key: 'k', agentId: 'a', agentName: 'A', sessionId: 's', cwd: '/w' }))))!;
+    assert.deepEqual(saved.entries.map((e) => [e.kind, e.kind === 'notice' ? e.title : '']), [['message', ''], ['notice', 'Forked by the agent from here']]);
+  });
+
   it('refuses damaged or foreign data instead of crashing', () => {
     assert.equal(parsePersistedSession(null), undefined);
     assert.equal(parsePersistedSession({ version: 99 }), undefined);

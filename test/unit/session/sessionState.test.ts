@@ -200,6 +200,31 @@ describe('session state reducer', () => {
     assert.equal(s.entries[200_000].id, 200_001);
   });
 
+  it('a refusal marks the refused user message (only that one) as out of the agent’s context, and says it changed', () => {
+    const s = new SessionState();
+    s.addUserMessage([userText('one')]);
+    s.addTurnEnd('end_turn');
+    s.addUserMessage([userText('two')]);
+    feed(s, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'I cannot help with that.' } });
+    const changes: SessionChange[] = [];
+    s.onChange((c) => changes.push(c));
+    s.addTurnEnd('refusal');
+    const users = s.entries.filter((e) => e.kind === 'message' && e.role === 'user') as Extract<(typeof s.entries)[number], { kind: 'message' }>[];
+    assert.deepEqual(users.map((e) => [e.text, e.refused]), [['one', undefined], ['two', true]]);
+    assert.deepEqual(changes[0], { type: 'entry-changed', index: s.entries.indexOf(users[1]) });
+    s.addUserMessage([userText('three')]);
+    s.addTurnEnd('max_tokens');
+    assert.equal((s.entries.at(-2) as { refused?: true }).refused, undefined, 'other stop reasons mark nothing');
+  });
+
+  it('keeps the turn’s token counts on its turn-end entry', () => {
+    const s = new SessionState();
+    s.addUserMessage([userText('one')]);
+    s.addTurnEnd('end_turn', { input: 20, output: 10 });
+    s.addTurnEnd('end_turn');
+    assert.deepEqual(s.entries.slice(1).map((e) => (e.kind === 'turn-end' ? e.tokens : 'not a turn end')), [{ input: 20, output: 10 }, undefined]);
+  });
+
   it('says what happened to turns: started with its index, ended with the stop reason or none when it failed', () => {
     const s = new SessionState();
     const changes: SessionChange[] = [];
