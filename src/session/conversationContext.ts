@@ -34,8 +34,17 @@ export function conversationContext(source: ContextSource, options: { fromAgent:
   const maxChars = options.maxChars ?? MAX_CONTEXT_CHARS;
   const end = Math.min(options.end ?? source.entries.length, source.entries.length);
   const parts: string[] = [];
+  // A turn the agent refused is not part of its context (DIGEST §8, `refusal`): its successor does not get it either.
+  let refusedTurn = false;
+  let refusedTurns = 0;
   for (let i = 0; i < end; i++) {
-    const part = describe(source.entries[i], source.toolCalls, options.fromAgent);
+    const entry = source.entries[i];
+    if (entry.kind === 'message' && entry.role === 'user') {
+      refusedTurn = entry.refused === true;
+      if (refusedTurn) refusedTurns++;
+    }
+    if (refusedTurn) continue;
+    const part = describe(entry, source.toolCalls, options.fromAgent);
     if (part !== undefined) parts.push(part);
   }
   // Newest first until the cap: the recent turns matter most to whoever continues.
@@ -51,6 +60,7 @@ export function conversationContext(source: ContextSource, options: { fromAgent:
   const header = [
     `This conversation started with ${options.fromAgent} and continues here with you. Below is what was said and done so far, oldest first: user and agent messages in full, tool calls one line each. The files in the workspace are as those turns left them.`,
     ...(omitted > 0 ? [`The ${omitted} oldest message${omitted === 1 ? '' : 's'} and tool call${omitted === 1 ? '' : 's'} are left out, to stay within ${maxChars.toLocaleString('en-US')} characters.`] : []),
+    ...(refusedTurns > 0 ? [`${refusedTurns} turn${refusedTurns === 1 ? '' : 's'} the agent refused ${refusedTurns === 1 ? 'is' : 'are'} left out: ${refusedTurns === 1 ? 'it was' : 'they were'} not part of its context.`] : []),
   ].join('\n');
   return { text: `${header}\n\n${kept.join('\n\n')}`, included: kept.length, omitted };
 }

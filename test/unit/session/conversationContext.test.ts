@@ -31,6 +31,17 @@ describe('conversation context for another agent', () => {
     assert.deepEqual([included, omitted], [5, 0]);
   });
 
+  it('leaves out a turn the agent refused, and says so', () => {
+    const s = conversation();
+    s.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'I will not do that.' } }));
+    (s.entries.filter((e) => e.kind === 'message' && e.role === 'user').at(-1) as { refused?: true }).refused = true;
+    s.addUserMessage([{ type: 'text', text: 'Then the docs' }]);
+    const { text } = conversationContext(s, { fromAgent: 'Claude Code' });
+    assert.doesNotMatch(text, /Now the tests|I will not do that/);
+    assert.match(text, /1 turn the agent refused is left out: it was not part of its context\./);
+    assert.match(text, /## User\nThen the docs$/);
+  });
+
   it('stops before entry `end`', () => {
     const state = conversation();
     const end = state.entries.findIndex((e) => e.kind === 'message' && e.role === 'user' && e.text === 'Now the tests');
