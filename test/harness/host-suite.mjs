@@ -13,9 +13,10 @@ import { phase } from './timing.mjs';
 
 /**
  * Runs the compiled suite `testsPath` (its mocha entry point) for tier `name`; `env` reaches the extension host.
- * `ctx` is runTier's ({ runDir, logDir, onCleanup }). Resolves to the suite's results.
+ * `ctx` is runTier's ({ runDir, logDir, onCleanup }); `timeoutMs` caps the whole suite (a hang's safety net; each
+ * test has its own mocha timeout). Resolves to the suite's results.
  */
-export async function runHostSuite(name, ctx, testsPath, env = {}) {
+export async function runHostSuite(name, ctx, testsPath, env = {}, { timeoutMs } = {}) {
   const { runDir, logDir, onCleanup } = ctx;
   await phase('provision', provision);
   const workspace = path.join(runDir, 'workspace');
@@ -31,6 +32,7 @@ export async function runHostSuite(name, ctx, testsPath, env = {}) {
   const code = await phase(suite, () => runExtensionTests({
     page: browser.page, server, folder: workspace, devPath: REPO, testsPath,
     env: { HOWDAH_RESULTS_FILE: mochaResults, HOWDAH_TEST_USER_DATA: server.dataDir, HOWDAH_GREP: process.env.HOWDAH_GREP ?? '', ...env },
+    ...(timeoutMs && !process.env.HOWDAH_SUITE_TIMEOUT_MS ? { timeoutMs } : {}),
   }));
   const results = readResults(mochaResults, suite);
   if (code !== 0 && results.failed === 0) addFailure(results, suite, `ended with ${code}; server log: ${server.logFile}`);

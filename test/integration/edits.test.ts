@@ -109,7 +109,8 @@ describe('agent edits: applied, then reviewed', function () {
     const lines = splitLines(before);
     const after = ['// header added by the agent\n', ...lines.slice(0, -1), lines[lines.length - 1], '// footer added by the agent\n'].join('');
     await diskTurn({ EDITS_TARGET: 'src/a.ts', EDITS_OLD: before, EDITS_NEW: after, EDITS_DIFF_WHOLE: '1' }, () => fs.writeFileSync(file, after));
-    const change = await waitFor('the pending change', () => pendingFor(file));
+    // The watcher's event can come late on a loaded machine (CI missed it within 10 s once); the turn's end catches it too.
+    const change = await waitFor('the pending change', () => pendingFor(file), 30000);
     assert.deepEqual([change.kind, change.added, change.removed], ['modified', 2, 0]);
 
     const hunks = computeHunks(splitLines(before), splitLines(after));

@@ -11,5 +11,6 @@ import { compileIntegrationTests } from './build.mjs';
 await runTier('integration', async (ctx) => {
   if (!process.env.HOWDAH_SKIP_BUILD) await phase('build extension', () => npmRun('build'));
   const index = await phase('compile integration tests', compileIntegrationTests);
-  return runHostSuite('integration', ctx, index);
+  // About a hundred tests, six minutes on a quiet machine and more in CI: the safety net is wider than the default ten.
+  return runHostSuite('integration', ctx, index, {}, { timeoutMs: 25 * 60_000 });
 });
