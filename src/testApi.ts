@@ -2,6 +2,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { BranchIndex } from './agents/branchIndex';
+import { agentHistory } from './agents/historyPicker';
 import type { SessionManager } from './agents/sessionManager';
 import type { HowdahApi, ResourceCounts } from './api';
 import { liveScopeCount } from './base/disposables';
@@ -53,7 +54,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     stopAll: () => manager.stopAll(),
     signInRequest: () => manager.signInRequest,
     chooseSignIn: (choiceId, key) => manager.chooseSignIn(choiceId, key),
-    agentHistory: () => manager.agentHistory(),
+    agentHistory: () => agentHistory(manager),
     openPast: async (entry) => (await manager.openPast(entry))?.key,
     restart: (key) => manager.restart(session(key).key),
     protocolProblems: (key) => {

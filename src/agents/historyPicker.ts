@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SessionInfo } from '../acp/schema/agentMethods';
 import type { SessionManager } from './sessionManager';
 import type { SessionStore } from './sessionStore';
 
@@ -9,7 +10,7 @@ import type { SessionStore } from './sessionStore';
 export async function pickPastSession(manager: SessionManager, store: SessionStore): Promise<void> {
   type Item = vscode.QuickPickItem & { open: () => Promise<unknown> };
   const saved = await store.list();
-  const fromAgent = await manager.agentHistory().catch(() => undefined);
+  const fromAgent = await agentHistory(manager).catch(() => undefined);
   const items: (Item & { time: string })[] = saved.map((s) => ({
     label: s.title || firstWords(s) || 'Untitled conversation',
     description: s.agentName,
@@ -46,4 +47,19 @@ function firstWords(s: { entries: readonly { kind: string; role?: string; text?:
 function when(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** The agent's own list of sessions for this workspace, from the active session's agent when it runs and can list. */
+export async function agentHistory(manager: SessionManager): Promise<{ agentId: string; sessions: SessionInfo[] } | undefined> {
+  const active = manager.active;
+  const acp = active && manager.probes.runningAgent(active.key)?.acp;
+  if (!active || !acp?.supports('listSessions')) return undefined;
+  const sessions: SessionInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await acp.call('listSessions', { cwd: active.cwd, ...(cursor ? { cursor } : {}) });
+    sessions.push(...page.sessions);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && sessions.length < 500);
+  return { agentId: active.agentId, sessions };
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../acp/connection';
-import type { LoadSessionResult, PromptBlock, SessionInfo, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
+import type { LoadSessionResult, PromptBlock, StopReason as TurnStopReason } from '../acp/schema/agentMethods';
 import type { SessionEdits } from '../edits/sessionEdits';
 import { SessionLifecycle, type StopReason } from '../session/lifecycle';
 import type { PersistedSession } from '../session/persistence';
@@ -231,21 +231,6 @@ export class SessionManager implements vscode.Disposable {
     this.activeKey = key;
     await this.restart(key);
     return this.sessions.get(key);
-  }
-
-  /** The agent's own list of sessions for this workspace, from the active session's agent when it can list. */
-  async agentHistory(): Promise<{ agentId: string; sessions: SessionInfo[] } | undefined> {
-    const active = this.activeKey ? this.sessions.get(this.activeKey) : undefined;
-    const acp = active?.lifecycle.isRunning ? active.connection?.acp : undefined;
-    if (!active || !acp?.supports('listSessions')) return undefined;
-    const sessions: SessionInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await acp.call('listSessions', { cwd: active.cwd, ...(cursor ? { cursor } : {}) });
-      sessions.push(...page.sessions);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor && sessions.length < 500);
-    return { agentId: active.agentId, sessions };
   }
 
   /**
