@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView, runCommand } from '../harness/workbench.mjs';
+import { closeAllSessions } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 async function until(what, probe, timeout = 30000) {
@@ -19,18 +20,7 @@ async function until(what, probe, timeout = 30000) {
 const settingsFile = () => path.join(e2e.server.dataDir, 'User', 'settings.json');
 const readSettings = () => JSON.parse(fs.readFileSync(settingsFile(), 'utf8'));
 const conversation = wv => wv.getByRole('region', { name: 'Conversation' });
-const emptyPanel = wv => conversation(wv).getByText('No agent session yet', { exact: false });
 
-/** Closes every open conversation (earlier tests leave theirs, and a reload brings them back). */
-async function closeAllSessions(page, wv) {
-  // Conversations open before the load are restored a moment after activation.
-  await page.waitForTimeout(1500);
-  for (let i = 0; i < 10 && !(await emptyPanel(wv).isVisible()); i++) {
-    await runCommand(page, 'Howdah: Close Session');
-    await page.waitForTimeout(300);
-  }
-  await emptyPanel(wv).waitFor({ timeout: 10000 });
-}
 
 describe('agents: first run and reload (installed .vsix)', function () {
   this.timeout(180000);

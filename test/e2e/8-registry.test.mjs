@@ -11,23 +11,13 @@ import * as tar from 'tar';
 import { REPO } from '../harness/config.mjs';
 import { sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView, runCommand } from '../harness/workbench.mjs';
+import { closeAllSessions } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 const settingsFile = () => path.join(e2e.server.dataDir, 'User', 'settings.json');
 const readSettings = () => JSON.parse(fs.readFileSync(settingsFile(), 'utf8'));
 const conversation = (wv) => wv.getByRole('region', { name: 'Conversation' });
-const emptyPanel = (wv) => conversation(wv).getByText('No agent session yet', { exact: false });
 
-/** Closes every open conversation (earlier files may leave theirs, and a reload brings them back). */
-async function closeAllSessions(page, wv) {
-  // Conversations open before the load are restored a moment after activation (as in 3-agents).
-  await page.waitForTimeout(1500);
-  for (let i = 0; i < 10 && !(await emptyPanel(wv).isVisible()); i++) {
-    await runCommand(page, 'Howdah: Close Session');
-    await page.waitForTimeout(300);
-  }
-  await emptyPanel(wv).waitFor({ timeout: 10000 });
-}
 
 /** The fake agent and a launcher playing the markdown scenario, packed as the registry's tar.gz. */
 async function packedFakeAgent(dir) {

@@ -4,6 +4,7 @@
 // switch, which every test does first anyway. Also small waiting helpers.
 import fs from 'node:fs';
 import path from 'node:path';
+import { runCommand } from '../harness/workbench.mjs';
 import { e2e } from './context.mjs';
 
 const settingsFile = () => path.join(e2e.server.dataDir, 'User', 'settings.json');
@@ -34,4 +35,18 @@ export async function until(what, probe, timeout = 30000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise(r => setTimeout(r, 200));
   }
+}
+
+/** The panel with no conversation in it. */
+export const emptyPanel = (wv) => wv.getByRole('region', { name: 'Conversation' }).getByText('No agent session yet', { exact: false });
+
+/** Closes every open conversation (earlier tests leave theirs, and a reload brings them back). */
+export async function closeAllSessions(page, wv) {
+  // Conversations open before the load are restored a moment after activation.
+  await page.waitForTimeout(1500);
+  for (let i = 0; i < 10 && !(await emptyPanel(wv).isVisible()); i++) {
+    await runCommand(page, 'Howdah: Close Session');
+    await page.waitForTimeout(300);
+  }
+  await emptyPanel(wv).waitFor({ timeout: 10000 });
 }
