@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
     await edits.flush();
     await manager.shutdown();
   };
-  return createApi(manager, panel, { branches, reviews });
+  return createApi(manager, panel, { branches, reviews, store });
 }
 
 /** Saves every conversation and stops every agent before the extension host goes away. */
