@@ -212,6 +212,7 @@ export class ChatIntents implements vscode.Disposable {
     return buildPromptBlocks(text, attachments, {
       embeddedContext: caps.embeddedContext,
       image: caps.image,
+      audio: caps.audio,
       readText: readWorkspaceText,
       // `@problems`: the workspace's errors and warnings; `@terminal`: the active terminal's selection.
       readContext: async (source) => (source === 'problems' ? problemsAttachment() : await terminalSelectionAttachment()),

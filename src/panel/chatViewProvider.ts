@@ -189,7 +189,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       agentName: active?.agentName,
       agentVersion: active?.agentVersion,
       sessions: this.sessions.list().map((m) => ({ key: m.key, label: sessionLabel(m.agentName, m.session.state.info.title, m.key) })),
-      capabilities: { image: caps?.image ?? false, embeddedContext: caps?.embeddedContext ?? false, midTurn: active?.session.takesMessagesMidTurn ?? false },
+      capabilities: { image: caps?.image ?? false, audio: caps?.audio ?? false, embeddedContext: caps?.embeddedContext ?? false, midTurn: active?.session.takesMessagesMidTurn ?? false },
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath })),
     });
   }

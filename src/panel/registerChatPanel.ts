@@ -119,6 +119,9 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
       lastAttached = attachments;
       provider.attach(attachments);
       provider.focusPrompt();
+    }, () => {
+      const caps = sessions.active?.session.promptCapabilities;
+      return { image: caps?.image ?? false, audio: caps?.audio ?? false };
     }),
   );
   return {

@@ -152,7 +152,7 @@ export interface HeaderView {
   readonly configOptions: readonly ConfigOptionView[];
   readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
   /** `midTurn`: the agent takes a message while a turn runs (Send now goes into the turn). */
-  readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
+  readonly capabilities: { readonly image: boolean; readonly audio?: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
   /** The workspace folders (file paths), so paths inside them are shown relative to them. */
   readonly workspaceFolders?: readonly WorkspaceFolderView[];
 }
@@ -192,6 +192,8 @@ export type Attachment =
       readonly languageId?: string;
     }
   | { readonly kind: 'image'; readonly mimeType: string; readonly data: string; readonly label: string }
+  /** A sound file, sent as an ACP `audio` block to agents that accept audio. */
+  | { readonly kind: 'audio'; readonly mimeType: string; readonly data: string; readonly label: string }
   /** Text VS Code knows that is not a file's: the Problems of a file, a terminal's selection. */
   | { readonly kind: 'context'; readonly source: 'problems' | 'terminal'; readonly label: string; readonly text: string };
 
@@ -280,6 +282,12 @@ export const AttachmentSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('image'),
     mimeType: z.string().regex(/^image\/[a-z0-9.+-]+$/i),
+    data: z.string().max(MAX_IMAGE).regex(/^[A-Za-z0-9+/=]*$/),
+    label: z.string().max(1_000),
+  }),
+  z.object({
+    kind: z.literal('audio'),
+    mimeType: z.string().regex(/^audio\/[a-z0-9.+-]+$/i),
     data: z.string().max(MAX_IMAGE).regex(/^[A-Za-z0-9+/=]*$/),
     label: z.string().max(1_000),
   }),

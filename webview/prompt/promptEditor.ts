@@ -37,6 +37,7 @@ export class PromptEditor {
   private searchId = 0;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private pastedImages = 0;
+  private pastedSounds = 0;
 
   constructor(private readonly host: HostChannel) {
     const saved = host.uiState();
@@ -242,22 +243,24 @@ export class PromptEditor {
     this.hint.textContent = hint ? `/${command}: ${hint}` : '';
   }
 
+  /** Pasted pictures and sounds become attachments, when the agent takes them (its prompt capabilities). */
   private paste(event: ClipboardEvent): void {
-    const images = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && item.type.startsWith('image/'));
-    if (images.length === 0) return;
-    if (!this.capabilities.image) {
-      this.hint.textContent = 'This agent does not accept images.';
-      return;
-    }
+    const files = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && /^(image|audio)\//.test(item.type));
+    if (files.length === 0) return;
+    const taken = files.filter((item) => (item.type.startsWith('image/') ? this.capabilities.image : !!this.capabilities.audio));
+    if (taken.length < files.length) this.hint.textContent = files.some((i) => i.type.startsWith('audio/')) && !this.capabilities.audio ? 'This agent does not accept audio.' : 'This agent does not accept images.';
+    if (taken.length === 0) return;
     event.preventDefault();
-    for (const item of images) {
+    for (const item of taken) {
       const file = item.getAsFile();
       if (!file) continue;
       const reader = new FileReader();
       reader.addEventListener('load', () => {
         const match = /^data:([^;,]+);base64,(.*)$/.exec(String(reader.result));
         if (!match) return;
-        this.attach([{ kind: 'image', mimeType: match[1], data: match[2], label: `Pasted image ${++this.pastedImages}` }]);
+        const [, mimeType, data] = match as unknown as [string, string, string];
+        if (mimeType.startsWith('audio/')) this.attach([{ kind: 'audio', mimeType, data, label: file.name || `Pasted sound ${++this.pastedSounds}` }]);
+        else this.attach([{ kind: 'image', mimeType, data, label: `Pasted image ${++this.pastedImages}` }]);
       });
       reader.readAsDataURL(file);
     }
@@ -275,7 +278,7 @@ export class PromptEditor {
           this.textarea.focus();
         });
         let preview: HTMLElement = icon(
-          a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : a.kind === 'context' ? (a.source === 'terminal' ? 'terminal' : 'warning') : 'file',
+          a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : a.kind === 'audio' ? 'unmute' : a.kind === 'context' ? (a.source === 'terminal' ? 'terminal' : 'warning') : 'file',
         );
         if (a.kind === 'image') {
           const src = imageDataUri(a.mimeType, a.data);
