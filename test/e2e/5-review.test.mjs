@@ -32,7 +32,7 @@ const activeEditorLines = (page) => page.locator('.part.editor .editor-group-con
 const shownText = (lines) => lines.innerText().then((t) => t.replace(/\u00a0/g, ' '), () => '');
 
 /** An editor-title button of the active editor group (the diff editor of a review), by its command's title. */
-const titleButton = (page, title) => page.locator(`.part.editor .editor-group-container.active .title-actions .action-label[aria-label^="${title}"]`).first();
+const titleButton = (page, title) => page.locator(`.part.editor .editor-group-container.active .title .editor-actions .action-label[aria-label*="${title}"]`).first();
 /** The line of the cursor, as the status bar shows it ("Ln 21, Col 1"). */
 async function cursorLine(page) {
   const text = await page.locator('.part.statusbar .statusbar-item', { hasText: /^\s*Ln \d+, Col \d+/ }).first().innerText().catch(() => '');

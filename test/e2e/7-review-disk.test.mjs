@@ -43,7 +43,7 @@ describe('reviewing a disk write the agent made itself (installed .vsix)', funct
     await lens.waitFor({ timeout: 30000 });
     await shot('review-open');
     // The diff editor's title-bar button (a remote window: shown only when the context key matches vscode-remote URIs).
-    const reject = page.locator('.part.editor .editor-group-container.active .title-actions .action-label[aria-label^="Reject File Changes"]').first();
+    const reject = page.locator('.part.editor .editor-group-container.active .title .editor-actions .action-label[aria-label*="Reject File Changes"]').first();
     await reject.waitFor({ timeout: 30000 });
     await reject.click();
     await until('the original bytes to be back', () => Buffer.compare(fs.readFileSync(file), original) === 0);
