@@ -69,6 +69,8 @@ export interface HowdahApi {
   panelAttachments(): unknown[];
   /** The unsaved-files notice holding a sent message: its id (for `unsavedChoice`) and the files. */
   panelUnsavedNotice(): { id: number; files: string[] } | undefined;
+  /** The chat panel's header as the page gets it now (JSON). */
+  panelHeader(): unknown;
   /** Closes the session as the Close Session command does: its agent stops, everything created for it goes. */
   close(sessionKey: string): Promise<void>;
   /** Closes the session and deletes its saved transcript, as Delete Conversation does. */

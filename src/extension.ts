@@ -14,6 +14,7 @@ import { registerEdits } from './edits/registerEdits';
 import { registerEditorContext } from './editorContext/editorContextService';
 import { registerChatPanel } from './panel/registerChatPanel';
 import { registerTerminals } from './terminals/agentTerminals';
+import { registerWalkthrough } from './walkthrough/walkthrough';
 import type { TerminalOutputModel } from './terminals/terminalOutputModel';
 import { createApi } from './testApi';
 
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const agents = registerAgentSources(context);
   const editorContext = registerEditorContext(context);
   const { manager, store } = registerSessions(context, version, { terminals, edits, editorContext, agents });
+  registerWalkthrough(context, manager, edits.onDidReachMilestone);
   const newSession = new NewSessionFlow(manager);
   const branches = new BranchIndex(manager, store);
   context.subscriptions.push(branches);

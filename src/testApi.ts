@@ -77,6 +77,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     panelIntent: (message) => panel.intent(message),
     panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
     panelUnsavedNotice: () => panel.unsavedNotice,
+    panelHeader: () => JSON.parse(JSON.stringify(panel.header)),
     recordOpenedLinks: (on) => panel.links.record(on),
     openedLinks: () => [...panel.links.opened],
     close: (key) => manager.close(session(key).key),

@@ -160,7 +160,7 @@ export class SessionManager implements vscode.Disposable {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
         during('session/new', s.connection, () =>
-          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log, editorContext?.server) }, s.connection.acp.agent, s.router.roots), signal)),
+          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s, log, editorContext?.server) }, s.connection.acp.agent, s.router.roots), signal)),
         ),
       );
       started = result.started;

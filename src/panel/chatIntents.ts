@@ -120,6 +120,8 @@ export class ChatIntents implements vscode.Disposable {
       }
       case 'copy':
         return vscode.env.clipboard.writeText(message.text);
+      case 'openSetting':
+        return vscode.commands.executeCommand('workbench.action.openSettings', message.setting);
       case 'restoreCheckpoint':
         return this.restoreCheckpoint(active, message.entryId);
       case 'fork':

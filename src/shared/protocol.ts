@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALLOWANCE_SETTINGS, type AllowancesView } from './allowances';
 import { ELICITATION_INTENTS, type ElicitationView } from './elicitationProtocol';
 import { GATE_INTENTS, type GateMessage } from './gateProtocol';
 import type { WorkspaceFolderView } from './workspacePaths';
@@ -155,6 +156,8 @@ export interface HeaderView {
   readonly capabilities: { readonly image: boolean; readonly audio?: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
   /** The workspace folders (file paths), so paths inside them are shown relative to them. */
   readonly workspaceFolders?: readonly WorkspaceFolderView[];
+  /** What the agent may do (folders, read, write, commands, MCP servers): shown before the first prompt. */
+  readonly allowances?: AllowancesView;
 }
 
 export interface PlanEntryView {
@@ -313,6 +316,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openTerminal'), terminalId: id }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
+  /** A link of the "what the agent may do" summary: opens that setting. */
+  z.object({ type: z.literal('openSetting'), setting: z.enum(ALLOWANCE_SETTINGS) }),
   ...GATE_INTENTS,
   ...ELICITATION_INTENTS,
   /** "Restore files to before this message" on the user message with this entry id. */
