@@ -3,14 +3,14 @@
 
 /**
  * Installed in every frame (init script, and again by hand in frames that existed before): records long tasks
- * (PerformanceObserver `longtask`, as [start in ms since the epoch, duration]) and when the first `snapshot` message
- * arrived, and offers `whenText` / `whenReady`, which resolve with the time (ms since the epoch) of the first frame
+ * (PerformanceObserver `longtask`, as [start in ms since the epoch, duration]) and when a patch carrying the end of
+ * the text `bench.marker` arrived, and offers `whenText` / `whenReady`, which resolve with the time (ms since the epoch) of the first frame
  * after the condition held.
  */
 export function FRAME_PROBE() {
   if (window.__bench) return;
   const now = () => performance.timeOrigin + performance.now();
-  const bench = (window.__bench = { longtasks: [], firstSnapshot: undefined });
+  const bench = (window.__bench = { longtasks: [], marker: undefined, markerReceived: undefined });
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) bench.longtasks.push([performance.timeOrigin + e.startTime, e.duration]);
@@ -18,9 +18,17 @@ export function FRAME_PROBE() {
   } catch {
     // no long-task timing in this frame
   }
+  // The host's messages as the page receives them: when the text ending in `bench.marker` arrived (before rendering).
+  let tail = '';
   window.addEventListener('message', (event) => {
     const data = event.data;
-    if (bench.firstSnapshot === undefined && data && (data.type === 'snapshot' || data.message?.type === 'snapshot')) bench.firstSnapshot = now();
+    if (!bench.marker || bench.markerReceived !== undefined || !data || data.type !== 'patch' || !Array.isArray(data.ops)) return;
+    for (const op of data.ops) {
+      const text = op.op === 'append' ? op.delta : op.op === 'entry' ? op.entry?.text : undefined;
+      if (typeof text !== 'string') continue;
+      tail = (op.op === 'append' ? tail + text : text).slice(-200);
+      if (tail.includes(bench.marker)) bench.markerReceived = now();
+    }
   }, true);
   const painted = (resolve) => requestAnimationFrame(() => resolve(now()));
   /** `text` within one element of the page: checked on what each mutation touched, never on the whole page. */
