@@ -27,6 +27,8 @@ export interface ChatPanelProbe {
   readonly header: HeaderView;
   /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
   intent(raw: unknown): Promise<void>;
+  /** Writes an informational line to the Howdah Chat log. */
+  info(message: string): void;
   /** The links of agents' questions the user agreed to open (recorded instead of opened, for tests). */
   readonly links: ExternalOpener;
 }
@@ -149,6 +151,7 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
       return intents.unsaved.notice;
     },
     links,
+    info: (message) => output.info(message),
     async intent(raw) {
       const message = parseWebviewMessage(raw, (reason) => output.warn(reason));
       if (message) await handle(message);
