@@ -1,0 +1,182 @@
+/**
+ * Keeps a long transcript's DOM small: a completed group of Markdown blocks (see streamingMarkdown.ts) that is far
+ * from the viewport becomes a placeholder — the same element, at the height it had when rendered, holding only the
+ * group's text as one text node — and is rendered again from its Markdown when it comes near. A 10 MiB answer is then
+ * a few rendered groups around the viewport and one element per other group.
+ *
+ * Why placeholders that hold the text, rather than dropping far blocks (a windowed list) or `content-visibility:
+ * auto` alone: VS Code's find in a webview is the browser's own find on the page's DOM (`window.find` in the webview
+ * frame), and a copy of a selection is the browser's serialisation of the DOM. Text that is not in the DOM is neither
+ * found nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with
+ * the answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is
+ * replaced, and it is laid out with `white-space: pre-wrap`: the browser finds in it the words the reader saw, and a
+ * copy across it yields exactly what the rendered group would have given (innerText is that serialisation). The
+ * placeholder keeps `content-visibility: auto`, so off screen it costs no layout or paint; Chromium's find searches
+ * such content and scrolls the match into view, which brings the group near and renders it; the match (the page's
+ * selection) is then found again in the rendered group, so "find next" goes on from it.
+ *
+ * A group that holds the page's selection (its anchor or focus) is never replaced: the selection would collapse.
+ */
+
+/** How far from the viewport (in viewport heights) a group stays rendered. */
+const NEAR = '100%';
+/** Work per turn of the queue: placeholders made or groups rendered until this many ms have gone by. */
+const SLICE_MS = 6;
+
+interface Group {
+  readonly element: HTMLElement;
+  /** Renders the group's Markdown (from its owner's text, so nothing is copied here). */
+  readonly render: () => DocumentFragment;
+  rendered: boolean;
+  near: boolean;
+  /** The height the group had when rendered (px), from the observer: no layout is forced to know it. */
+  height: number;
+}
+
+export class BlockVirtualizer {
+  private readonly groups = new WeakMap<Element, Group>();
+  private readonly observer: IntersectionObserver;
+  /** Groups whose state should change (rendered far away, or a placeholder come near). */
+  private readonly queue = new Set<Group>();
+  private scheduled: ReturnType<typeof setTimeout> | undefined;
+  private enabled = true;
+  /** Placeholders made and groups rendered again since the page started (tests and the benchmark read them). */
+  placeholdersMade = 0;
+  groupsRestored = 0;
+
+  constructor(root: HTMLElement) {
+    this.observer = new IntersectionObserver((entries) => this.seen(entries), { root, rootMargin: `${NEAR} 0px` });
+  }
+
+  /** Virtualisation off (the benchmark's side-by-side): every group stays rendered, placeholders are rendered again. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+  }
+
+  /** A completed group that will not change again; `render` gives its content anew. */
+  add(element: HTMLElement, render: () => DocumentFragment): void {
+    if (!this.enabled) return;
+    this.groups.set(element, { element, render, rendered: true, near: true, height: 0 });
+    this.observer.observe(element);
+  }
+
+  /** The group is gone (its message started over). */
+  remove(element: HTMLElement): void {
+    const group = this.groups.get(element);
+    if (!group) return;
+    this.groups.delete(element);
+    this.queue.delete(group);
+    this.observer.unobserve(element);
+  }
+
+  /**
+   * The focus moved to `target`: the groups on both sides of its group are rendered now, so Tab and Shift+Tab go on
+   * to their links and buttons instead of skipping placeholders.
+   */
+  focused(target: EventTarget | null): void {
+    const group = target instanceof Element ? target.closest('.md-blocks') : null;
+    if (!group) return;
+    for (const side of [group.previousElementSibling, group.nextElementSibling]) {
+      const neighbour = side ? this.groups.get(side) : undefined;
+      if (neighbour && !neighbour.rendered) {
+        this.queue.delete(neighbour);
+        this.restore(neighbour);
+      }
+    }
+  }
+
+  /** Work waits (groups to replace or render again). */
+  get busy(): boolean {
+    return this.queue.size > 0;
+  }
+
+  private seen(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const group = this.groups.get(entry.target);
+      if (!group) continue;
+      group.near = entry.isIntersecting;
+      if (group.rendered && entry.boundingClientRect.height > 0) group.height = entry.boundingClientRect.height;
+      if (group.near !== group.rendered) this.queue.add(group);
+      else this.queue.delete(group);
+    }
+    // Coming near is urgent (it will be on screen); going far is not, but is done in the same slices.
+    this.work();
+  }
+
+  private work(): void {
+    this.scheduled = undefined;
+    const started = performance.now();
+    // Near groups first: they are about to be seen.
+    const order = [...this.queue].sort((a, b) => Number(b.near) - Number(a.near));
+    for (const group of order) {
+      if (performance.now() - started > SLICE_MS) break;
+      this.queue.delete(group);
+      if (!group.element.isConnected) {
+        this.remove(group.element);
+        continue;
+      }
+      if (group.near && !group.rendered) this.restore(group);
+      else if (!group.near && group.rendered && this.enabled) this.replace(group);
+    }
+    if (this.queue.size > 0 && this.scheduled === undefined) this.scheduled = setTimeout(() => this.work(), 0);
+  }
+
+  /** Rendered far away → placeholder of the same height holding the group's text. */
+  private replace(group: Group): void {
+    const element = group.element;
+    if (holdsSelection(element) || group.height <= 0) return;
+    const text = element.innerText;
+    element.style.height = `${group.height}px`;
+    element.classList.add('md-placeholder');
+    element.replaceChildren(text);
+    group.rendered = false;
+    this.placeholdersMade++;
+  }
+
+  /** Placeholder come near → the group rendered again; a selection in it (a find match) is found again in it. */
+  private restore(group: Group): void {
+    const element = group.element;
+    const selected = selectionIn(element);
+    element.replaceChildren(group.render());
+    element.classList.remove('md-placeholder');
+    element.style.removeProperty('height');
+    group.rendered = true;
+    this.groupsRestored++;
+    if (selected) reselect(element, selected);
+  }
+}
+
+function holdsSelection(element: Element): boolean {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0) return false;
+  return (selection.anchorNode !== null && element.contains(selection.anchorNode)) || (selection.focusNode !== null && element.contains(selection.focusNode));
+}
+
+/** The selected text and how many times it occurs before the selection in the placeholder's text. */
+function selectionIn(element: HTMLElement): { text: string; before: number } | undefined {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0) return undefined;
+  const range = selection.getRangeAt(0);
+  if (!element.contains(range.startContainer)) return undefined;
+  const text = selection.toString();
+  const content = (element.textContent ?? '').toLowerCase();
+  const start = range.startContainer === element.firstChild ? range.startOffset : 0;
+  let before = 0;
+  const needle = text.toLowerCase();
+  if (needle) for (let at = content.indexOf(needle); at >= 0 && at < start; at = content.indexOf(needle, at + 1)) before++;
+  return { text, before };
+}
+
+/** Selects the same occurrence of `text` in the rendered group (with the browser's own find, as VS Code's find does). */
+function reselect(element: HTMLElement, selected: { text: string; before: number }): void {
+  const selection = document.getSelection();
+  if (!selection) return;
+  selection.collapse(element, 0);
+  if (!selected.text) return;
+  const find = (window as unknown as { find?: (text: string, caseSensitive: boolean, backwards: boolean, wrap: boolean) => boolean }).find;
+  if (!find) return;
+  for (let i = 0; i <= selected.before; i++) {
+    if (!find.call(window, selected.text, false, false, false)) break;
+  }
+  if (selection.anchorNode && !element.contains(selection.anchorNode)) selection.collapse(element, 0);
+}
