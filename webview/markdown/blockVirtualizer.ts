@@ -6,14 +6,15 @@
  *
  * Why placeholders that hold the text, rather than dropping far blocks (a windowed list) or `content-visibility:
  * auto` alone: VS Code's find in a webview is the browser's own find on the page's DOM (`window.find` in the webview
- * frame), and a copy of a selection is the browser's serialisation of the DOM. Text that is not in the DOM is neither
- * found nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with
- * the answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is
- * replaced, and it is laid out with `white-space: pre-wrap`: the browser finds in it the words the reader saw, and a
- * copy across it yields exactly what the rendered group would have given (innerText is that serialisation). The
- * placeholder keeps `content-visibility: auto`, so off screen it costs no layout or paint; Chromium's find searches
- * such content and scrolls the match into view, which brings the group near and renders it; the match (the page's
- * selection) is then found again in the rendered group, so "find next" goes on from it.
+ * frame), and a copy is the browser's serialisation of the selection. Text that is not in the DOM is neither found
+ * nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with the
+ * answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is replaced,
+ * laid out with `white-space: pre-wrap` and never skipped (window.find and a selection's text see no text in content
+ * that `content-visibility` skips before it was ever laid out): the browser finds in it the words the reader saw.
+ * When find selects a match in a placeholder, scrolling it into view brings the group near, it is rendered, and the
+ * same occurrence is selected again in the rendered group, so "find next" goes on from it. A copy whose selection
+ * spans placeholders is filled by the transcript's copy handler with the text the rendered groups give
+ * (`selectedText`): innerText has the same words but not always the browser copy's line breaks between blocks.
  *
  * A group that holds the page's selection (its anchor or focus) is never replaced: the selection would collapse.
  */
@@ -29,8 +30,6 @@ interface Group {
   readonly render: () => DocumentFragment;
   rendered: boolean;
   near: boolean;
-  /** The height the group had when rendered (px), from the observer: no layout is forced to know it. */
-  height: number;
 }
 
 export class BlockVirtualizer {
@@ -56,7 +55,7 @@ export class BlockVirtualizer {
   /** A completed group that will not change again; `render` gives its content anew. */
   add(element: HTMLElement, render: () => DocumentFragment): void {
     if (!this.enabled) return;
-    this.groups.set(element, { element, render, rendered: true, near: true, height: 0 });
+    this.groups.set(element, { element, render, rendered: true, near: true });
     this.observer.observe(element);
   }
 
@@ -85,6 +84,37 @@ export class BlockVirtualizer {
     }
   }
 
+  /**
+   * The text a copy of the page's selection gives as if every group in it were rendered, or undefined when the
+   * selection holds no placeholder (the browser's own copy is then exact). A placeholder's innerText has the rendered
+   * group's words but not always the same line breaks between blocks as the browser's copy (after a list, say), so
+   * the placeholders in the selection are rendered for the moment of the copy, the browser serialises the selection,
+   * and they are put back. A copy of a whole 10 MiB answer costs seconds this way; it is what makes it exact.
+   */
+  selectedText(root: HTMLElement): string | undefined {
+    const selection = document.getSelection();
+    if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return undefined;
+    const range = selection.getRangeAt(0);
+    const inside = [...root.querySelectorAll<HTMLElement>('.md-placeholder')].filter((el) => range.intersectsNode(el));
+    if (inside.length === 0) return undefined;
+    // a selection that ends inside a placeholder (a find match) is of the placeholder's own text: copied as it is
+    if (inside.some((el) => el.contains(range.startContainer) || el.contains(range.endContainer))) return undefined;
+    const saved = inside.map((element) => ({ element, text: element.textContent ?? '', height: element.style.height, group: this.groups.get(element) }));
+    for (const { element, group } of saved) {
+      if (!group) continue;
+      element.replaceChildren(group.render());
+      element.classList.remove('md-placeholder');
+      element.style.removeProperty('height');
+    }
+    const text = selection.toString();
+    for (const { element, text: placeholder, height } of saved) {
+      element.replaceChildren(placeholder);
+      element.classList.add('md-placeholder');
+      element.style.height = height;
+    }
+    return text;
+  }
+
   /** Work waits (groups to replace or render again). */
   get busy(): boolean {
     return this.queue.size > 0;
@@ -95,7 +125,6 @@ export class BlockVirtualizer {
       const group = this.groups.get(entry.target);
       if (!group) continue;
       group.near = entry.isIntersecting;
-      if (group.rendered && entry.boundingClientRect.height > 0) group.height = entry.boundingClientRect.height;
       if (group.near !== group.rendered) this.queue.add(group);
       else this.queue.delete(group);
     }
@@ -124,9 +153,14 @@ export class BlockVirtualizer {
   /** Rendered far away → placeholder of the same height holding the group's text. */
   private replace(group: Group): void {
     const element = group.element;
-    if (holdsSelection(element) || group.height <= 0) return;
+    if (holdsSelection(element)) return;
+    // A group skipped by `content-visibility: auto` has no layout, and its innerText is empty: lay it out first.
+    element.style.contentVisibility = 'visible';
     const text = element.innerText;
-    element.style.height = `${group.height}px`;
+    // (laid out now anyway: a group never shown has only its intrinsic size in the observer's figures)
+    const height = element.getBoundingClientRect().height;
+    element.style.removeProperty('content-visibility');
+    element.style.height = `${height}px`;
     element.classList.add('md-placeholder');
     element.replaceChildren(text);
     group.rendered = false;

@@ -47,6 +47,13 @@ export class Transcript {
     this.element = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: -1 }, this.earlier, this.list, this.welcome);
     this.virtualizer = new BlockVirtualizer(this.element);
     this.element.addEventListener('focusin', (event) => this.virtualizer.focused(event.target));
+    // A copy across placeholders gets the text the rendered blocks would give (see BlockVirtualizer.selectedText).
+    this.element.addEventListener('copy', (event) => {
+      const text = this.virtualizer.selectedText(this.element);
+      if (text === undefined || !event.clipboardData) return;
+      event.clipboardData.setData('text/plain', text);
+      event.preventDefault();
+    });
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
