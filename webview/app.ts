@@ -101,6 +101,22 @@ export class ChatApp {
     return this.transcript.nodeCount();
   }
 
+  /** Everything the page was sent is on screen: no change, backlog or frame waits (the benchmark reads it). */
+  settled(): boolean {
+    return !this.store.hasChanges() && !this.transcript.backlog && this.frame === undefined && this.waiting === undefined;
+  }
+
+  /** Options for the benchmark's side-by-side: the transcript's block virtualisation on or off. */
+  configure(options: { virtualize?: boolean }): void {
+    if (options.virtualize !== undefined) this.transcript.virtualizer.setEnabled(options.virtualize);
+  }
+
+  /** What the block virtualiser did (tests and the benchmark). */
+  virtualizerStats(): { placeholders: number; restored: number } {
+    const v = this.transcript.virtualizer;
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored };
+  }
+
   /** Renders now what changed (normally called from the frame callback). */
   render(): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
