@@ -7,6 +7,8 @@ import { PromptEditor } from './prompt/promptEditor';
 import type { Post } from './render/contentBlocks';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
+import { MessageNavigation } from './messageNavigation';
+import { ShortcutsHelp } from './render/shortcutsHelp';
 import { UnsavedNotice } from './render/unsavedNotice';
 import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
@@ -57,7 +59,10 @@ export class ChatApp {
     this.prompt = new PromptEditor(host);
     this.queue = new QueueList(post, this.announcer, () => this.prompt.focus());
     this.unsaved = new UnsavedNotice(post, this.announcer, () => this.prompt.focus());
-    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
+    const help = new ShortcutsHelp();
+    this.header.addAction(help.button);
+    new MessageNavigation(root, () => this.prompt.focus());
+    root.append(this.header.element, help.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
