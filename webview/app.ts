@@ -1,3 +1,4 @@
+import type { GateView } from '../src/shared/gateProtocol';
 import type { HostMessage } from '../src/shared/protocol';
 import { Announcer } from './announcer';
 import { originalText } from './dom';
@@ -33,6 +34,7 @@ export class ChatApp {
   private readonly queue: QueueList;
   private readonly unsaved: UnsavedNotice;
   private readonly announcer = new Announcer();
+  private lastGateAlert = '';
   private frame: number | undefined;
   private fallback: ReturnType<typeof setTimeout> | undefined;
   private waiting: ReturnType<typeof setTimeout> | undefined;
@@ -89,6 +91,7 @@ export class ChatApp {
       case 'focusPrompt':
         return this.prompt.focus();
       case 'gate':
+        this.alertGate(message.gate);
         return this.gate.update(message.gate);
       case 'unsaved':
         return this.unsaved.update(message.notice);
@@ -97,6 +100,13 @@ export class ChatApp {
         this.prompt.focus();
         return;
     }
+  }
+
+  /** A question or a sign-in in the start area waits for the user: read out at once, like a permission prompt. */
+  private alertGate(gate: GateView | null): void {
+    const waiting = gate?.kind === 'elicitation' ? `${gate.agentName} asks you: ${gate.elicitation.message}` : gate?.kind === 'signIn' ? `Sign in to ${gate.agentName}: ${gate.message}` : '';
+    if (waiting && waiting !== this.lastGateAlert) this.announcer.alert(waiting);
+    this.lastGateAlert = waiting;
   }
 
   nodeCount(): number {

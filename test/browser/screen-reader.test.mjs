@@ -70,6 +70,15 @@ describe('chat webview: screen readers and keyboard', function () {
     assert.equal(await live(chat.page, 'assertive'), 'The agent asks you: Sign in to continue');
   });
 
+  it('announces a question or a sign-in in the start area assertively, once', async function () {
+    await STATES['a question while starting'](chat.page);
+    await settled(chat.page);
+    assert.equal(await live(chat.page, 'assertive'), 'Fake asks you: Which workspace?');
+    await STATES['sign-in'](chat.page);
+    await settled(chat.page);
+    assert.equal(await live(chat.page, 'assertive'), 'Sign in to Codex: Authentication required');
+  });
+
   it('walks the conversation by message with Alt+↑/↓, Alt+Home/End, and Escape back to the prompt, each stop with a focus ring', async function () {
     await send(chat.page, snapshot({ entries: [user(1, 'First question'), agent(2, 'First answer'), user(3, 'Second question'), agent(4, 'Second answer')] }));
     await applyTheme(chat.page, THEMES[1]);
