@@ -151,7 +151,7 @@ export class GateBanner {
     else if (agent.canInstall) actions.append(this.button(`Install ${agent.name}`, () => this.post({ type: 'installAgent', agentId: agent.id }), 'Downloads it into Howdah’s storage, then starts it', 'small', 'Install'));
     if (agent.updateTo) actions.append(this.button(`Update to ${agent.updateTo}`, () => this.post({ type: 'installAgent', agentId: agent.id }), `Update ${agent.name}; running sessions keep their version until restarted`, 'secondary small'));
     if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(`Sign in to ${agent.name}`, () => this.post({ type: 'signInAgent', agentId: agent.id }), 'Runs its login in a terminal; checked again when the terminal closes', 'secondary small', 'Sign in'));
-    if (agent.hasDocs) actions.append(this.button(`${agent.name} documentation`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
+    if (agent.hasDocs) actions.append(this.button(`${agent.name} docs`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
     item.append(actions);
     return item;
   }

@@ -119,7 +119,7 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, p
   const status = exit
     ? exit.signal
       ? h('span', { class: 'terminal-exit failed' }, prose(`killed by ${exit.signal}`))
-      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, `exit code ${exit.code ?? '?'}`)
+      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, icon(exit.code === 0 ? 'pass' : 'error'), ` exit code ${exit.code ?? '?'}`)
     : content.running === false
       ? h('span', { class: 'terminal-exit' }, 'ended')
       : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), ' running');
