@@ -26,7 +26,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   sourcemap: 'inline',
-  external: ['mocha', 'playwright-core'],
+  external: ['mocha', 'playwright-core', 'typescript'],
   logLevel: 'warning',
 });
 // The turn snapshot's worker thread, which tests start from this file (the extension's is out/snapshotWalker.js).
