@@ -194,8 +194,8 @@ async function reopenLongSession(page, wv, frame, timesFile) {
   if (!inner) throw new Error('the Howdah view did not come back');
   await install(inner);
   const shownAt = await inner.evaluate((text) => window.__bench.whenText(text), `ENTRIES-END ${ENTRIES}`);
-  const page = await inner.evaluate(() => ({ origin: performance.timeOrigin, longestRender: window.__howdah?.renderStats?.().longestMs }));
-  return { clickToShown: shownAt - clicked, pageToShown: shownAt - page.origin, longestRender: page.longestRender ?? NaN, frame: inner };
+  const loaded = await inner.evaluate(() => ({ origin: performance.timeOrigin, longestRender: window.__howdah?.renderStats?.().longestMs }));
+  return { clickToShown: shownAt - clicked, pageToShown: shownAt - loaded.origin, longestRender: loaded.longestRender ?? NaN, frame: inner };
 }
 
 async function oneRun(run, vsix) {
@@ -261,7 +261,7 @@ try {
   await phase('provision', provision);
   const results = [];
   for (let run = 1; run <= RUNS; run++) results.push(await oneRun(run, vsix));
-  const pageOnly = await phase('page-only bench (webview.mjs --quick)', async () => pageOnlyBench());
+  const pageOnly = process.env.STREAM_PAGE_BENCH === '0' ? undefined : await phase('page-only bench (webview.mjs --quick)', async () => pageOnlyBench());
 
   console.log(`\nstream: the .vsix in code-server, the stress agent over stdio; min / median / max of ${RUNS} fresh windows`);
   console.log(`  webview frame in the workbench's renderer process: ${results.map((r) => (r.sameProcess ? 'yes' : 'no')).join(', ')}`);

@@ -8,8 +8,14 @@
  * after the condition held.
  */
 export function FRAME_PROBE() {
-  if (window.__bench) return;
   const now = () => performance.timeOrigin + performance.now();
+  if (window.__bench) {
+    // VS Code writes the webview's page into its frame with document.open/write, which removes the window's event
+    // listeners (not its properties): listen again.
+    window.removeEventListener('message', window.__bench.onMessage, true);
+    window.addEventListener('message', window.__bench.onMessage, true);
+    return;
+  }
   const bench = (window.__bench = { longtasks: [], marker: undefined, markerReceived: undefined });
   try {
     new PerformanceObserver((list) => {
@@ -20,7 +26,7 @@ export function FRAME_PROBE() {
   }
   // The host's messages as the page receives them: when the text ending in `bench.marker` arrived (before rendering).
   let tail = '';
-  window.addEventListener('message', (event) => {
+  bench.onMessage = (event) => {
     const data = event.data;
     if (!bench.marker || bench.markerReceived !== undefined || !data || data.type !== 'patch' || !Array.isArray(data.ops)) return;
     for (const op of data.ops) {
@@ -29,7 +35,8 @@ export function FRAME_PROBE() {
       tail = (op.op === 'append' ? tail + text : text).slice(-200);
       if (tail.includes(bench.marker)) bench.markerReceived = now();
     }
-  }, true);
+  };
+  window.addEventListener('message', bench.onMessage, true);
   const painted = (resolve) => requestAnimationFrame(() => resolve(now()));
   /** `text` within one element of the page: checked on what each mutation touched, never on the whole page. */
   bench.whenText = (text) => new Promise((resolve) => {
