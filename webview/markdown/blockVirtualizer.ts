@@ -46,7 +46,7 @@ export class BlockVirtualizer {
   placeholdersMade = 0;
   groupsRestored = 0;
 
-  constructor(root: HTMLElement) {
+  constructor(private readonly root: HTMLElement) {
     this.observer = new IntersectionObserver((entries) => this.seen(entries), { root, rootMargin: `${NEAR} 0px` });
     // window.find selects a match in a placeholder skipped by content-visibility without scrolling to it: the group
     // is rendered at once, the match selected again in it and brought into view.
@@ -191,11 +191,14 @@ export class BlockVirtualizer {
   private restore(group: Group): void {
     const element = group.element;
     const selected = selectionIn(element);
+    // The reader at the very top (Home) stays there: scroll anchoring would keep the text below still instead.
+    const atTop = this.root.scrollTop === 0;
     element.replaceChildren(group.render());
     element.classList.remove('md-placeholder', 'md-unmeasured');
     element.style.removeProperty('height');
     group.rendered = true;
     this.groupsRestored++;
+    if (atTop) this.root.scrollTop = 0;
     if (selected) reselect(element, selected);
   }
 }
