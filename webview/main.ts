@@ -13,7 +13,7 @@ Object.defineProperty(window, '__howdah', { value: Object.freeze({
     renderStats: () => ({ renders: app.renders, totalMs: app.renderMs, longestMs: app.longestRenderMs }),
     render: () => app.render(),
     settled: () => app.settled(),
-    configure: (options: { virtualize?: boolean }) => app.configure(options),
+    configure: (options: { virtualize?: boolean; streamFrameMs?: number }) => app.configure(options),
     virtualizer: () => app.virtualizerStats(),
   }) });
 host.post({ type: 'ready' });

@@ -300,7 +300,7 @@ const chunks = markdownCorpus();
 const code = await bundles();
 const host = await chatHost();
 try {
-  if (ONLY !== 'classic') await streamBench(host, { sizes: STREAM_SIZES, modes: process.argv.includes('--virtualized-only') ? [true] : [true, false] });
+  if (ONLY !== 'classic') await streamBench(host, { sizes: STREAM_SIZES, modes: process.argv.includes('--virtualized-only') ? [true] : [true, false], offRuns: process.argv.includes('--off-runs-1') ? 1 : undefined });
   if (ONLY !== 'stream') await classic();
 } finally {
   await closeChatHost();

@@ -9,8 +9,11 @@
  * frame), and a copy is the browser's serialisation of the selection. Text that is not in the DOM is neither found
  * nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with the
  * answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is replaced,
- * laid out with `white-space: pre-wrap` and never skipped (window.find and a selection's text see no text in content
- * that `content-visibility` skips before it was ever laid out): the browser finds in it the words the reader saw.
+ * laid out with `white-space: pre-wrap`: the browser finds in it the words the reader saw. Placeholders keep
+ * `content-visibility: auto`, so off screen they cost no layout or paint; Chromium's window.find and a selection's
+ * text do see text in skipped content (only innerText of a skipped element is empty, so a group is laid out before
+ * its innerText is read). Groups that streamed in far from the viewport are made as placeholders straight away, with
+ * the text of their rendered Markdown (no layout at all: streamingMarkdown.ts).
  * When find selects a match in a placeholder, scrolling it into view brings the group near, it is rendered, and the
  * same occurrence is selected again in the rendered group, so "find next" goes on from it. A copy whose selection
  * spans placeholders is filled by the transcript's copy handler with the text the rendered groups give
@@ -38,13 +41,27 @@ export class BlockVirtualizer {
   /** Groups whose state should change (rendered far away, or a placeholder come near). */
   private readonly queue = new Set<Group>();
   private scheduled: ReturnType<typeof setTimeout> | undefined;
-  private enabled = true;
+  enabled = true;
   /** Placeholders made and groups rendered again since the page started (tests and the benchmark read them). */
   placeholdersMade = 0;
   groupsRestored = 0;
 
-  constructor(root: HTMLElement) {
+  constructor(private readonly root: HTMLElement) {
     this.observer = new IntersectionObserver((entries) => this.seen(entries), { root, rootMargin: `${NEAR} 0px` });
+    // window.find selects a match in a placeholder skipped by content-visibility without scrolling to it: the group
+    // is rendered at once, the match selected again in it and brought into view.
+    document.addEventListener('selectionchange', () => this.selectionMoved());
+  }
+
+  private selectionMoved(): void {
+    const node = document.getSelection()?.anchorNode;
+    const element = node instanceof Text ? node.parentElement : null;
+    const group = element?.classList.contains('md-placeholder') ? this.groups.get(element) : undefined;
+    if (!group || group.rendered) return;
+    this.queue.delete(group);
+    this.restore(group);
+    const anchor = document.getSelection()?.anchorNode;
+    (anchor instanceof Element ? anchor : anchor?.parentElement)?.scrollIntoView({ block: 'center' });
   }
 
   /** Virtualisation off (the benchmark's side-by-side): every group stays rendered, placeholders are rendered again. */
@@ -52,10 +69,13 @@ export class BlockVirtualizer {
     this.enabled = enabled;
   }
 
-  /** A completed group that will not change again; `render` gives its content anew. */
-  add(element: HTMLElement, render: () => DocumentFragment): void {
-    if (!this.enabled) return;
-    this.groups.set(element, { element, render, rendered: true, near: true });
+  /**
+   * A completed group that will not change again; `render` gives its content anew. Not `rendered`: it was made as a
+   * placeholder holding its text (class md-placeholder md-unmeasured, at the height of that text), rendered when near.
+   */
+  add(element: HTMLElement, render: () => DocumentFragment, rendered = true): void {
+    if (!this.enabled && rendered) return;
+    this.groups.set(element, { element, render, rendered, near: rendered });
     this.observer.observe(element);
   }
 
@@ -99,17 +119,17 @@ export class BlockVirtualizer {
     if (inside.length === 0) return undefined;
     // a selection that ends inside a placeholder (a find match) is of the placeholder's own text: copied as it is
     if (inside.some((el) => el.contains(range.startContainer) || el.contains(range.endContainer))) return undefined;
-    const saved = inside.map((element) => ({ element, text: element.textContent ?? '', height: element.style.height, group: this.groups.get(element) }));
+    const saved = inside.map((element) => ({ element, text: element.textContent ?? '', height: element.style.height, className: element.className, group: this.groups.get(element) }));
     for (const { element, group } of saved) {
       if (!group) continue;
       element.replaceChildren(group.render());
-      element.classList.remove('md-placeholder');
+      element.classList.remove('md-placeholder', 'md-unmeasured');
       element.style.removeProperty('height');
     }
     const text = selection.toString();
-    for (const { element, text: placeholder, height } of saved) {
+    for (const { element, text: placeholder, height, className } of saved) {
       element.replaceChildren(placeholder);
-      element.classList.add('md-placeholder');
+      element.className = className;
       element.style.height = height;
     }
     return text;
@@ -171,11 +191,14 @@ export class BlockVirtualizer {
   private restore(group: Group): void {
     const element = group.element;
     const selected = selectionIn(element);
+    // The reader at the very top (Home) stays there: scroll anchoring would keep the text below still instead.
+    const atTop = this.root.scrollTop === 0;
     element.replaceChildren(group.render());
-    element.classList.remove('md-placeholder');
+    element.classList.remove('md-placeholder', 'md-unmeasured');
     element.style.removeProperty('height');
     group.rendered = true;
     this.groupsRestored++;
+    if (atTop) this.root.scrollTop = 0;
     if (selected) reselect(element, selected);
   }
 }

@@ -24,6 +24,16 @@ const SLICE = 4 * 1024;
  * lays out a burst at once, and the page keeps up with however fast the agent writes as far as the machine can.
  */
 export const FRAME_BUDGET_MS = 8;
+/**
+ * Of the completed Markdown taken in one go, only the last this many characters are rendered as DOM; what comes
+ * before goes straight into placeholders holding its text (see blockVirtualizer.ts), rendered when it comes near the
+ * viewport. An agent writing 2 MiB a second sends ~35 KB a frame, tens of thousands of pixels of text, of which the
+ * reader at the bottom sees the last screen; laying out all of it as rich text is what made frames long (the page's
+ * main-thread time was mostly layout). A screen holds ~2–3 KB of text.
+ */
+const RICH_TAIL = 4 * 1024;
+/** Text placeholders are filled this many characters at a time (the frame's time budget is checked between). */
+const TEXT_SLICE = 8 * 1024;
 /** Characters per element of plain text: appending lays out only the last one. */
 const PLAIN_PIECE = 4 * 1024;
 
@@ -63,6 +73,9 @@ export class StreamingMarkdown {
   private group: HTMLElement | undefined;
   private groupSlices: string[] = [];
   private groupSize = 0;
+  private groupAsText = false;
+  /** A text group's estimated rendered height (px). */
+  private groupEstimate = 0;
   /** The message is complete: the open block is Markdown, however long, and the last group is final. */
   private settled = false;
   /** Characters of the open block shown as plain text (plain mode), in `plain`'s pieces. */
@@ -132,8 +145,9 @@ export class StreamingMarkdown {
     const started = performance.now();
     let last = this.scanner.scan(this.pending);
     while (last > 0) {
-      const cut = this.scanner.cutWithin(0, SLICE);
-      this.commit(cut);
+      const asText = this.virtualizer?.enabled === true && last > RICH_TAIL;
+      const cut = this.scanner.cutWithin(0, asText ? Math.min(TEXT_SLICE, last - RICH_TAIL) : SLICE);
+      this.commit(cut, asText);
       last -= cut;
       if (performance.now() - started >= budgetMs) break;
     }
@@ -151,19 +165,35 @@ export class StreamingMarkdown {
     }
   }
 
-  /** Renders the pending text up to `cut` (a safe cut) into the current group and drops it from `pending`. */
-  private commit(cut: number): void {
+  /**
+   * Renders the pending text up to `cut` (a safe cut) into the current group and drops it from `pending`; `asText`:
+   * as the text of a placeholder (the rendered blocks' text, without their layout).
+   */
+  private commit(cut: number, asText: boolean): void {
     // Completed blocks go into a group until it holds GROUP_SIZE characters; a full group is final and handed to the
-    // virtualiser, which may replace it by a placeholder once it is far from the viewport.
-    if (!this.group || this.groupSize >= GROUP_SIZE) {
+    // virtualiser, which may replace it by a placeholder once it is far from the viewport (or render a text group
+    // once it comes near). A group is all rendered blocks or all text.
+    if (!this.group || this.groupSize >= GROUP_SIZE || this.groupAsText !== asText) {
       this.finishGroup();
       this.group = document.createElement('div');
-      this.group.className = 'md-blocks';
+      this.group.className = asText ? 'md-blocks md-placeholder md-unmeasured' : 'md-blocks';
+      this.groupAsText = asText;
       this.groupSize = 0;
+      this.groupEstimate = 0;
       this.tail.before(this.group);
     }
     const slice = this.pending.slice(0, cut);
-    this.group.append(renderMarkdown(slice));
+    if (!asText) this.group.append(renderMarkdown(slice));
+    else {
+      // one text node per group (find's matches are mapped back by offset in it): no layout, no elements
+      const text = renderMarkdown(slice).textContent ?? '';
+      const node = this.group.firstChild;
+      if (node instanceof Text) node.appendData(text);
+      else this.group.append(text);
+      // skipped by content-visibility until seen, it takes the size of its text as an estimate (see chat.css)
+      this.groupEstimate += estimatedHeight(text);
+      this.group.style.containIntrinsicSize = `auto ${Math.round(this.groupEstimate)}px`;
+    }
     this.groupSlices.push(slice);
     this.groupSize += cut;
     this.pending = this.pending.slice(cut);
@@ -182,7 +212,7 @@ export class StreamingMarkdown {
     const text = this.groupSlices.join('');
     this.groupSlices = [];
     this.groupTexts.push(text);
-    this.virtualizer?.add(group, () => renderMarkdown(text));
+    this.virtualizer?.add(group, () => renderMarkdown(text), !this.groupAsText);
   }
 
   /**
@@ -236,6 +266,22 @@ export class StreamingMarkdown {
     this.emptyTail();
     this.element.replaceChildren(this.tail);
   }
+}
+
+/** Characters per line and line height (px) of a narrow chat panel: an estimate, corrected once the text is seen. */
+const ESTIMATE_CHARS_PER_LINE = 60;
+const ESTIMATE_LINE_PX = 19;
+
+/** The height `text` would take as rendered Markdown, roughly: its lines, wrapped at a panel's width. */
+function estimatedHeight(text: string): number {
+  let lines = 0;
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    lines += Math.max(1, Math.ceil((end - start) / ESTIMATE_CHARS_PER_LINE));
+    start = end + 1;
+  }
+  return lines * ESTIMATE_LINE_PX;
 }
 
 function isHighSurrogate(code: number): boolean {
