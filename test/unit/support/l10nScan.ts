@@ -1,0 +1,191 @@
+import ts from 'typescript';
+
+/**
+ * Finds text a person reads that is written into the code instead of going through the translator: string and
+ * template literals with letters in a user-facing position (a notification and its buttons, a quick pick item's
+ * label/description/detail, a `title`/`tooltip`/`placeholder`/`prompt`, a diff editor's title, a tree item, an
+ * element's text or its aria-label/title/placeholder, the children of the webview's `h()`), not inside
+ * `l10n.t(...)` / `vscode.l10n.t(...)`. Also a comparison of a literal with a translated button's English text (the
+ * choice comes back translated). Used by the unit test that keeps the code clean and by `test/tools/l10n-wrap.mjs`,
+ * which rewrites what it finds into translator calls.
+ */
+
+export interface Finding {
+  readonly file: string;
+  readonly line: number;
+  /** The literal as written in the source. */
+  readonly source: string;
+  /** What made the position user-facing. */
+  readonly sink: string;
+  readonly node: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateExpression;
+}
+
+type TextLiteral = Finding['node'];
+
+/** Literals in user-facing positions that are deliberately not translated, each with why (file relative to the repo, the literal's text). */
+export const NOT_TRANSLATED: ReadonlyArray<{ readonly file: string; readonly text: string; readonly why: string }> = [
+  { file: 'src/panel/promptBlocks.ts', text: 'problems', why: 'the @-mention keyword the user types (`@problems`), like a command name' },
+  { file: 'src/agents/agentLauncher.ts', text: 'Howdah', why: 'the client name sent to the agent in `initialize` (clientInfo), not shown in VS Code' },
+  { file: 'src/acp/errors.ts', text: 'Message of at least {0} bytes exceeds the {1}-byte limit and was dropped', why: 'a framing error of the protocol layer: written to the log and answered to the agent, not shown' },
+  { file: 'src/session/lifecycle.ts', text: 'A session cannot go from {0} to {1}', why: 'a programming error (an impossible state transition), never a user-facing message' },
+  { file: 'src/workspace/safeFs.ts', text: 'the file is {0} bytes, over the {1}-byte limit', why: 'answered to the agent as the reason its fs request failed' },
+  { file: 'src/workspace/textCodec.ts', text: 'Writing {0} is not supported here', why: 'answered to the agent as the reason its write failed' },
+  { file: 'src/panel/promptBlocks.ts', text: 'terminal', why: 'the @-mention keyword the user types (`@terminal`), like a command name' },
+];
+
+const allowed = (file: string, text: string) => NOT_TRANSLATED.some((a) => file.replace(/\\/g, '/').endsWith(a.file) && a.text === text);
+
+const NOTIFY = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
+/** Object-literal properties whose value is shown (QuickPickItem, InputBoxOptions, CodeLens/Command, progress, h() attributes). */
+const SHOWN_PROPERTIES = new Set(['label', 'description', 'detail', 'title', 'tooltip', 'placeHolder', 'placeholder', 'prompt', 'validationMessage', 'aria-label', 'ariaLabel', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
+/** Assignments `x.name = '…'` that put text on screen (elements, status bar items, quick picks, tree views). */
+const SHOWN_ASSIGNMENTS = new Set(['textContent', 'innerText', 'title', 'tooltip', 'placeholder', 'placeHolder', 'label', 'description', 'detail', 'prompt', 'text', 'ariaLabel', 'validationMessage', 'message']);
+const SHOWN_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
+/** The host's own helpers whose first argument is a message shown to the user (an error notification, an Undo offer). */
+const MESSAGE_HELPERS = new Set(['fail', 'offerUndo']);
+/** DOM calls whose string arguments become text nodes. */
+const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'createTextNode', 'after', 'before', 'replaceWith']);
+
+/** Whether the text has something to translate: letters outside codicon references (`$(name)`) and placeholders. */
+export function hasWords(text: string): boolean {
+  return /\p{L}/u.test(text.replace(/\$\([^)]*\)/g, '').replace(/\{\w+\}/g, ''));
+}
+
+function calleeName(call: ts.CallExpression | ts.NewExpression): string | undefined {
+  const e = call.expression;
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e)) return e.name.text;
+  return undefined;
+}
+
+/** `t(…)`, `l10n.t(…)`, `vscode.l10n.t(…)`. */
+export function isTranslatorCall(node: ts.Node): node is ts.CallExpression {
+  if (!ts.isCallExpression(node)) return false;
+  const e = node.expression;
+  if (ts.isIdentifier(e)) return e.text === 't';
+  return ts.isPropertyAccessExpression(e) && e.name.text === 't' && (ts.isIdentifier(e.expression) ? e.expression.text === 'l10n' : ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'l10n');
+}
+
+function propertyName(name: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  return undefined;
+}
+
+/** The text literals an expression's value is made of (through ?:, +, ??, ||, parentheses, arrays, `as`), none inside a translator call. */
+function literalsOf(expr: ts.Expression | undefined): TextLiteral[] {
+  if (!expr) return [];
+  if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return [expr];
+  if (ts.isTemplateExpression(expr)) return [expr];
+  if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr) || ts.isSatisfiesExpression(expr)) return literalsOf(expr.expression);
+  if (ts.isConditionalExpression(expr)) return [...literalsOf(expr.whenTrue), ...literalsOf(expr.whenFalse)];
+  if (ts.isBinaryExpression(expr)) {
+    const op = expr.operatorToken.kind;
+    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return [...literalsOf(expr.left), ...literalsOf(expr.right)];
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return literalsOf(expr.right);
+    return [];
+  }
+  if (ts.isArrayLiteralExpression(expr)) return expr.elements.flatMap((e) => literalsOf(ts.isSpreadElement(e) ? e.expression : e));
+  if (isTranslatorCall(expr)) return expr.arguments.slice(1).flatMap((a) => literalsOf(a));
+  return [];
+}
+
+/** The literal's text with template substitutions as `{0}`, `{1}`… (what a translator message would be). */
+export function messageOf(node: TextLiteral): string {
+  if (!ts.isTemplateExpression(node)) return node.text;
+  return node.head.text + node.templateSpans.map((span, i) => `{${i}}${span.literal.text}`).join('');
+}
+
+export function scanSource(file: string, text: string): Finding[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  // `h()` is the webview's element builder only where it comes from its dom module (elsewhere `h` may build paths).
+  const domBuilder = source.statements.some((s) => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && /\/dom$/.test(s.moduleSpecifier.text) && /\bh\b/.test(s.importClause?.getText() ?? '')) || /\bexport function h\b/.test(text);
+  const inPage = /(^|[\\/])webview[\\/]/.test(file);
+  const found = new Map<TextLiteral, string>();
+  const translated = new Set<string>();
+  const add = (sink: string, expr: ts.Expression | undefined) => {
+    for (const literal of literalsOf(expr)) if (hasWords(messageOf(literal)) && !found.has(literal)) found.set(literal, sink);
+  };
+  const comparisons: Array<{ literal: ts.StringLiteral | ts.TemplateExpression | ts.NoSubstitutionTemplateLiteral; sink: string }> = [];
+  const arrays = new Map<string, ts.Expression>();
+  const collect = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isArrayLiteralExpression(node.initializer)) arrays.set(node.name.text, node.initializer);
+    else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isConditionalExpression(node.initializer)) arrays.set(node.name.text, node.initializer);
+    ts.forEachChild(node, collect);
+  };
+  collect(source);
+  const visit = (node: ts.Node): void => {
+    if (isTranslatorCall(node)) {
+      const first = node.arguments[0];
+      // A translated button: what the notification returns is this translation.
+      const parent = node.parent;
+      const button = ts.isCallExpression(parent) && NOTIFY.has(calleeName(parent) ?? '') && parent.arguments.indexOf(node) > 0;
+      if (button && first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) translated.add(first.text);
+      // A spread list of buttons: each translated entry in it.
+      if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isParenthesizedExpression(parent) || ts.isConditionalExpression(parent)) {
+        if (first && ts.isStringLiteral(first)) translated.add(first.text);
+      }
+      for (const arg of node.arguments.slice(1)) add('argument of a translated message', arg);
+    } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+      const name = calleeName(node);
+      const args = node.arguments ?? ts.factory.createNodeArray<ts.Expression>();
+      if (name && NOTIFY.has(name)) {
+        for (const arg of args) {
+          if (ts.isObjectLiteralExpression(arg)) continue;
+          // `...actions`: the buttons were listed in a variable of this file.
+          if (ts.isSpreadElement(arg) && ts.isIdentifier(arg.expression)) add(name, arrays.get(arg.expression.text));
+          else add(name, arg);
+        }
+      } else if (name === 'showQuickPick') add(name, args[0]);
+      else if (name && MESSAGE_HELPERS.has(name) && !inPage) add(`${name}() message`, args[0]);
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword && extendsError(node)) add('error message', args[0]);
+      else if (name === 'setAttribute' && args[0] && ts.isStringLiteral(args[0]) && SHOWN_ATTRIBUTES.has(args[0].text)) add(`setAttribute('${args[0].text}')`, args[1]);
+      else if (name === 'h' && domBuilder) args.slice(2).forEach((arg) => add('h() child', arg));
+      else if (name && inPage && TEXT_CALLS.has(name)) args.forEach((arg) => add(`${name}()`, arg));
+      else if (name === 'executeCommand' && args[0] && ts.isStringLiteral(args[0]) && args[0].text === 'vscode.diff') add('diff editor title', args[3]);
+      else if (name === 'TreeItem' && ts.isNewExpression(node)) add('tree item label', args[0]);
+      else if (name === 'MarkdownString' && ts.isNewExpression(node)) add('Markdown tooltip', args[0]);
+      else if (name === 'createWebviewPanel') add('webview panel title', args[1]);
+      else if (name === 'createTerminal' && args[0] && ts.isObjectLiteralExpression(args[0])) {
+        for (const p of args[0].properties) if (ts.isPropertyAssignment(p) && propertyName(p.name) === 'name') add('terminal name', p.initializer);
+      }
+    } else if (ts.isPropertyAssignment(node)) {
+      const name = propertyName(node.name);
+      if (name && SHOWN_PROPERTIES.has(name)) add(`property ${name}`, node.initializer);
+      // An input box's validation message is what the function returns.
+      if (name === 'validateInput' && ts.isArrowFunction(node.initializer) && !ts.isBlock(node.initializer.body)) add('validateInput result', node.initializer.body);
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
+      if (SHOWN_ASSIGNMENTS.has(node.left.name.text)) add(`assignment to .${node.left.name.text}`, node.right);
+    } else if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken || node.operatorToken.kind === ts.SyntaxKind.ExclamationEqualsEqualsToken)) {
+      for (const side of [node.left, node.right]) if (ts.isStringLiteral(side) || ts.isTemplateExpression(side) || ts.isNoSubstitutionTemplateLiteral(side)) comparisons.push({ literal: side, sink: 'comparison with a translated message' });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // A literal compared with what a translated button or item returns must be translated too, or the choice never matches.
+  for (const { literal, sink } of comparisons) if (translated.has(messageOf(literal)) && !insideTranslatorCall(literal) && !found.has(literal)) found.set(literal, sink);
+  return [...found]
+    .filter(([literal]) => !insideTranslatorCallAsMessage(literal) && !allowed(file, messageOf(literal)))
+    .map(([node, sink]) => ({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, source: node.getText(), sink, node }))
+    .sort((a, b) => a.node.getStart() - b.node.getStart());
+}
+
+/** A `super(…)` call in a class that extends `Error` (its message is what the user is shown). */
+function extendsError(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isClassDeclaration(n) || ts.isClassExpression(n)) return !!n.heritageClauses?.some((c) => c.types.some((t) => /Error$/.test(t.expression.getText())));
+  }
+  return false;
+}
+
+function insideTranslatorCall(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) if (isTranslatorCall(n)) return true;
+  return false;
+}
+
+/** The literal is the message of a translator call (possibly inside a ?: as the first argument). */
+function insideTranslatorCallAsMessage(node: ts.Node): boolean {
+  for (let n: ts.Node = node; n.parent; n = n.parent) {
+    if (isTranslatorCall(n.parent)) return n.parent.arguments[0] === n;
+  }
+  return false;
+}
