@@ -115,8 +115,8 @@ export class AgentInstalls implements vscode.Disposable {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof InstallError && error.failure === 'cancelled') void vscode.window.showInformationMessage(`Howdah: ${message}`);
-      else void vscode.window.showErrorMessage(`Howdah: ${updating ? 'updating' : 'installing'} ${agent.name} failed. ${message}`);
+      if (error instanceof InstallError && error.failure === 'cancelled') void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0}', message));
+      else void vscode.window.showErrorMessage(updating ? vscode.l10n.t('Howdah: updating {0} failed. {1}', agent.name, message) : vscode.l10n.t('Howdah: installing {0} failed. {1}', agent.name, message));
       return undefined;
     }
   }

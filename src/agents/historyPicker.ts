@@ -12,9 +12,9 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
   const saved = await store.list();
   const fromAgent = await agentHistory(manager).catch(() => undefined);
   const items: (Item & { time: string })[] = saved.map((s) => ({
-    label: s.title || firstWords(s) || 'Untitled conversation',
+    label: s.title || firstWords(s) || vscode.l10n.t('Untitled conversation'),
     description: s.agentName,
-    detail: `${when(s.updatedAt)} · ${s.entries.length} entries`,
+    detail: vscode.l10n.t('{0} · {1} entries', when(s.updatedAt), s.entries.length),
     time: s.updatedAt,
     open: () => manager.openPast({ agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd, saved: s }),
   }));
@@ -22,7 +22,7 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
     if (saved.some((s) => s.sessionId === info.sessionId && s.agentId === fromAgent!.agentId)) continue;
     items.push({
       label: info.title || info.sessionId,
-      description: `${fromAgent!.agentId} (from the agent)`,
+      description: vscode.l10n.t('{0} (from the agent)', fromAgent!.agentId),
       detail: info.updatedAt ? when(info.updatedAt) : undefined,
       time: info.updatedAt ?? '',
       open: () => manager.openPast({ agentId: fromAgent!.agentId, sessionId: info.sessionId, cwd: info.cwd, title: info.title ?? undefined }),
@@ -30,10 +30,10 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
   }
   items.sort((a, b) => b.time.localeCompare(a.time));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('Howdah: no past conversations in this workspace yet.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no past conversations in this workspace yet.'));
     return;
   }
-  const choice = await vscode.window.showQuickPick(items, { title: 'Howdah: Open Past Session', matchOnDescription: true, matchOnDetail: true });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Howdah: Open Past Session'), matchOnDescription: true, matchOnDetail: true });
   if (!choice) return;
   await choice.open();
   await vscode.commands.executeCommand('howdah.chat.focus');

@@ -45,7 +45,7 @@ export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[],
       choices.push({ id: method.id, label, description: method.description ?? undefined });
     }
   }
-  if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: `Run "${agent.catalog.signIn}" in a terminal` });
+  if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: vscode.l10n.t('Run "{0}" in a terminal', agent.catalog.signIn) });
   return choices;
 }
 
@@ -73,7 +73,7 @@ export async function carryOutSignIn(
   if (method.type === 'terminal') {
     const code = await runInTerminal(`Sign in to ${agent.name}`, spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
     if (code !== 0) {
-      void vscode.window.showWarningMessage(`Howdah: signing in to ${agent.name} did not succeed (exit ${code ?? 'unknown'}).`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: signing in to {0} did not succeed (exit {1}).', agent.name, code ?? vscode.l10n.t('unknown')));
       return 'cancelled';
     }
     return 'restart';
@@ -91,8 +91,8 @@ export async function carryOutSignIn(
 /** A password box for the key; undefined when the user gives up. */
 async function askForKey(agentName: string, methodName: string): Promise<string | undefined> {
   const key = await vscode.window.showInputBox({
-    title: `Sign in to ${agentName}`,
-    prompt: `${methodName}: sent to the agent for this connection; Howdah does not store it.`,
+    title: vscode.l10n.t('Sign in to {0}', agentName),
+    prompt: vscode.l10n.t('{0}: sent to the agent for this connection; Howdah does not store it.', methodName),
     password: true,
     ignoreFocusOut: true,
   });
@@ -131,7 +131,7 @@ export class SignInPrompts {
       this.pending = pending;
       this.changed();
       const labels = request.choices.map((c) => c.label);
-      void vscode.window.showWarningMessage(`Sign in to ${request.agentName}: ${request.message}`, ...labels).then((label) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Sign in to {0}: {1}', request.agentName, request.message), ...labels).then((label) => {
         pending.answer(request.choices.find((c) => c.label === label)?.id);
       });
     });
