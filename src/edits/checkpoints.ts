@@ -39,7 +39,7 @@ export class Checkpoints {
 
   private async restoreNow(key: string, turnIndex: number): Promise<boolean> {
     if (this.tracker.currentTurn(key)?.running) {
-      void vscode.window.showWarningMessage('Howdah: stop the agent first; it is still working and could change the files again.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: stop the agent first; it is still working and could change the files again.'));
       return false;
     }
     const files = this.state.checkpoint(key, turnIndex);
@@ -48,8 +48,8 @@ export class Checkpoints {
     const kept = unrecorded.map((o) => `${vscode.workspace.asRelativePath(o.path)} — ${o.why}`);
     const keptNote = kept.length > 0 ? `\n\nNot restored, ${kept.length === 1 ? 'its' : 'their'} original was not recorded:\n${kept.slice(0, 10).join('\n')}${kept.length > 10 ? `\n… and ${kept.length - 10} more` : ''}` : '';
     if (files.size === 0) {
-      if (kept.length > 0) void vscode.window.showWarningMessage(`Howdah: nothing can be restored to before that message.${keptNote}`);
-      else void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
+      if (kept.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: nothing can be restored to before that message.{0}', keptNote));
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no file was changed since that message.'));
       return false;
     }
     const names: string[] = [];
@@ -66,8 +66,8 @@ export class Checkpoints {
     if (answer !== 'Restore') return false;
     const undo = await this.apply(files);
     for (const p of files.keys()) if (this.pending.has(p)) await this.pending.refresh(p);
-    void vscode.window.showInformationMessage(`Howdah: restored ${files.size} file${files.size === 1 ? '' : 's'}.`, 'Undo').then(async (choice) => {
-      if (choice === 'Undo') await this.apply(undo);
+    void vscode.window.showInformationMessage(files.size === 1 ? vscode.l10n.t('Howdah: restored 1 file.') : vscode.l10n.t('Howdah: restored {0} files.', files.size), vscode.l10n.t('Undo')).then(async (choice) => {
+      if (choice === vscode.l10n.t('Undo')) await this.apply(undo);
     });
     return true;
   }
@@ -87,7 +87,7 @@ export class Checkpoints {
         failed.push(`${vscode.workspace.asRelativePath(path)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (failed.length > 0) void vscode.window.showErrorMessage(`Howdah: could not restore ${failed.length} file(s).`, { detail: failed.join('\n'), modal: false });
+    if (failed.length > 0) void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: could not restore {0} file(s).', failed.length), { detail: failed.join('\n'), modal: false });
     return undo;
   }
 }

@@ -64,7 +64,7 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
   async openReview(fsPath: string, options: { preview?: boolean; line?: number } = {}): Promise<void> {
     const entry = this.pending.entry(fsPath);
     if (!entry) {
-      void vscode.window.showInformationMessage(`No pending agent changes in ${vscode.workspace.asRelativePath(fsPath)}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('No pending agent changes in {0}.', vscode.workspace.asRelativePath(fsPath)));
       return;
     }
     const kind = this.pending.kindOf(fsPath);
@@ -93,9 +93,9 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
       const range = new vscode.Range(line, 0, line, 0);
       const stats = `${h.curEnd - h.curStart ? `+${h.curEnd - h.curStart}` : ''}${h.baseEnd - h.baseStart ? ` −${h.baseEnd - h.baseStart}` : ''}`.trim();
       lenses.push(
-        new vscode.CodeLens(range, { title: '$(check) Accept', tooltip: 'Keep this change (Howdah)', command: 'howdah.acceptHunk', arguments: [uri, h] }),
-        new vscode.CodeLens(range, { title: '$(discard) Reject', tooltip: 'Undo this change (Howdah)', command: 'howdah.rejectHunk', arguments: [uri, h] }),
-        new vscode.CodeLens(range, { title: `Agent change ${stats}`, command: '' }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('$(check) Accept'), tooltip: vscode.l10n.t('Keep this change (Howdah)'), command: 'howdah.acceptHunk', arguments: [uri, h] }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('$(discard) Reject'), tooltip: vscode.l10n.t('Undo this change (Howdah)'), command: 'howdah.rejectHunk', arguments: [uri, h] }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('Agent change {0}', stats), command: '' }),
       );
     }
     return lenses;

@@ -125,7 +125,7 @@ export class ReviewActions {
         await this.restoreContent(p, entry.baseline);
       } catch (error) {
         // One file that cannot be written (now a link out of the workspace) must not stop the others.
-        void vscode.window.showWarningMessage(`Howdah: could not restore ${vscode.workspace.asRelativePath(p)}: ${String(error)}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: could not restore {0}: {1}', vscode.workspace.asRelativePath(p), String(error)));
         continue;
       }
       if (before !== undefined) undo.set(p, before);
