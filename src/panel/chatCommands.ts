@@ -17,15 +17,15 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
     // The active file's problems, or the selection's when there is one.
     vscode.commands.registerCommand('howdah.addProblems', () => {
       const editor = vscode.window.activeTextEditor;
-      if (!editor) return void vscode.window.showInformationMessage('Howdah: open a file to add its problems to the chat.');
+      if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: open a file to add its problems to the chat.'));
       const range = editor.selection.isEmpty ? undefined : editor.selection;
       const problems = problemsAttachment(editor.document.uri, range);
-      if (!problems) return void vscode.window.showInformationMessage(`Howdah: no problems in ${range ? 'the selection' : vscode.workspace.asRelativePath(editor.document.uri)}.`);
+      if (!problems) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no problems in {0}.', range ? vscode.l10n.t('the selection') : vscode.workspace.asRelativePath(editor.document.uri)));
       return show([problems]);
     }),
     vscode.commands.registerCommand('howdah.addTerminalSelection', async () => {
       const selection = await terminalSelectionAttachment();
-      if (!selection) return void vscode.window.showInformationMessage('Howdah: select some text in a terminal first.');
+      if (!selection) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: select some text in a terminal first.'));
       return show([selection]);
     }),
     // From the explorer: (clicked, all selected); from the editor title or palette: nothing, meaning the active file.
@@ -38,7 +38,7 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
 
 export function selectionAttachments(editor: vscode.TextEditor | undefined): Attachment[] {
   if (!editor) {
-    void vscode.window.showInformationMessage('Open a file and select some text to add it to the chat.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select some text to add it to the chat.'));
     return [];
   }
   const document = editor.document;

@@ -36,7 +36,7 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     const call = this.sessions.active?.session.state.toolCalls.get(toolCallId);
     const content = call?.content[index];
     if (!content || content.type !== 'diff') {
-      void vscode.window.showWarningMessage('That change is no longer available.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('That change is no longer available.'));
       return;
     }
     if (await this.openReview(content.path)) return;
