@@ -2,6 +2,7 @@ import type { EntryView } from '../../src/shared/protocol';
 import { h, icon, prose } from '../dom';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, type Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 type Compaction = Extract<EntryView, { kind: 'compaction' }>;
 
@@ -44,7 +45,7 @@ export class CompactionEntry {
       this.shown = key;
       const [iconName, text] = LABELS[c.status] ?? ['info', `Context compaction: ${c.status}`];
       const empty = c.text === '' && c.blocks.length === 0;
-      this.summary.replaceChildren(icon(iconName, c.status === 'in_progress' ? 'codicon-modifier-spin' : ''), ' ', prose(text), empty ? '' : h('span', { class: 'compaction-hint' }, ' (summary)'));
+      this.summary.replaceChildren(icon(iconName, c.status === 'in_progress' ? 'codicon-modifier-spin' : ''), ' ', prose(text), empty ? '' : h('span', { class: 'compaction-hint' }, (' ' + l10n.t('(summary)'))));
       this.error.hidden = c.error === undefined;
       this.error.replaceChildren(c.error === undefined ? '' : prose(c.error));
       this.blocks.replaceChildren(...c.blocks.map((b) => contentBlock(b, this.post)));

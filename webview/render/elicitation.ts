@@ -3,6 +3,7 @@ import { fieldError, formErrors, initialInputs, type FieldInput, type FieldModel
 import { append, h, icon, prose, proseString, revealed } from '../dom';
 import type { Post } from './contentBlocks';
 import { linkCard } from './elicitationLink';
+import * as l10n from '@vscode/l10n';
 
 /**
  * An agent's question (elicitation/create) as a card: in the transcript like a permission prompt, or in the start
@@ -32,9 +33,9 @@ export class ElicitationCard {
     const waiting = view.status === 'waiting';
     this.element.replaceChildren();
     append(this.element, [
-      h('div', { class: 'elicitation-heading', id: headingId }, icon(view.mode === 'url' ? 'link-external' : 'comment-discussion'), waiting ? ' The agent asks you' : ' The agent asked you'),
+      h('div', { class: 'elicitation-heading', id: headingId }, icon(view.mode === 'url' ? 'link-external' : 'comment-discussion'), waiting ? (' ' + l10n.t('The agent asks you')) : (' ' + l10n.t('The agent asked you'))),
       h('blockquote', { class: 'agent-words elicitation-message' }, prose(view.message)),
-      view.toolTitle !== undefined ? h('div', { class: 'elicitation-tool' }, 'For the tool call ', h('q', { class: 'agent-words' }, revealed(view.toolTitle))) : null,
+      view.toolTitle !== undefined ? h('div', { class: 'elicitation-tool' }, (l10n.t('For the tool call') + ' '), h('q', { class: 'agent-words' }, revealed(view.toolTitle))) : null,
       waiting ? this.question(view) : outcome(view),
     ]);
   }
@@ -68,7 +69,7 @@ interface Control {
 }
 
 function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
-  const form = h('form', { class: 'elicitation-form', novalidate: true, 'aria-label': model.title ? proseString(model.title) : 'The agent’s form' });
+  const form = h('form', { class: 'elicitation-form', novalidate: true, 'aria-label': model.title ? proseString(model.title) : l10n.t('The agent’s form') });
   if (model.asksForSecret) {
     form.append(
       h(
@@ -76,7 +77,7 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
         { class: 'elicitation-warning', role: 'note' },
         icon('warning'),
         ' ',
-        'This form seems to ask for a secret (a password, token or key). Agents must not ask for secrets in a form: what you type goes to the agent as plain text, into its context. Prefer Decline, and give secrets only where the tool itself asks for them.',
+        l10n.t('This form seems to ask for a secret (a password, token or key). Agents must not ask for secrets in a form: what you type goes to the agent as plain text, into its context. Prefer Decline, and give secrets only where the tool itself asks for them.'),
       ),
     );
   }
@@ -85,9 +86,9 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
   const inputs = initialInputs(model);
   const controls = model.fields.map((field, i) => control(`el-${key}-${i}`, field, inputs[field.name]));
   for (const c of controls) form.append(c.focusable.closest('.field') ?? c.focusable);
-  if (model.omitted > 0) form.append(h('p', { class: 'elicitation-note' }, `${model.omitted} more field${model.omitted === 1 ? '' : 's'} not shown (the form is too long); they are left out of the answer.`));
+  if (model.omitted > 0) form.append(h('p', { class: 'elicitation-note' }, model.omitted === 1 ? l10n.t('1 more field not shown (the form is too long); it is left out of the answer.') : l10n.t('{0} more fields not shown (the form is too long); they are left out of the answer.', model.omitted)));
   const required = model.fields.some((f) => f.required && f.kind !== 'unknown');
-  if (required) form.append(h('p', { class: 'elicitation-note' }, h('span', { class: 'required-mark', 'aria-hidden': 'true' }, '*'), ' Required'));
+  if (required) form.append(h('p', { class: 'elicitation-note' }, h('span', { class: 'required-mark', 'aria-hidden': 'true' }, '*'), (' ' + l10n.t('Required'))));
 
   const show = (c: Control) => {
     const error = fieldError(c.field, c.read());
@@ -122,9 +123,9 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
     return out;
   };
 
-  const submit = h('button', { type: 'submit', class: 'elicitation-submit' }, icon('check'), ' Submit');
-  const decline = h('button', { type: 'button', class: 'secondary elicitation-decline' }, icon('circle-slash'), ' Decline');
-  const cancel = h('button', { type: 'button', class: 'secondary elicitation-cancel', title: 'Dismiss without answering (Escape)' }, icon('close'), ' Cancel');
+  const submit = h('button', { type: 'submit', class: 'elicitation-submit' }, icon('check'), (' ' + l10n.t('Submit')));
+  const decline = h('button', { type: 'button', class: 'secondary elicitation-decline' }, icon('circle-slash'), (' ' + l10n.t('Decline')));
+  const cancel = h('button', { type: 'button', class: 'secondary elicitation-cancel', title: l10n.t('Dismiss without answering (Escape)') }, icon('close'), (' ' + l10n.t('Cancel')));
   decline.addEventListener('click', () => answer('decline'));
   cancel.addEventListener('click', () => answer('cancel'));
   form.append(h('div', { class: 'elicitation-actions' }, submit, decline, cancel));
@@ -188,7 +189,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
     }
     case 'select': {
       const select = h('select', common);
-      if (!field.required || field.default === undefined) select.append(h('option', { value: '' }, field.required ? '— Choose —' : '— None —'));
+      if (!field.required || field.default === undefined) select.append(h('option', { value: '' }, field.required ? l10n.t('— Choose —') : l10n.t('— None —')));
       for (const option of field.options) select.append(h('option', { value: option.value, title: option.description ? proseString(option.description) : undefined }, proseString(option.label)));
       select.value = typeof initial === 'string' ? initial : '';
       wrap(label(), select, help, error);
@@ -225,7 +226,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
       };
     }
     case 'unknown': {
-      const raw = h('pre', { class: 'raw-json', tabindex: 0, 'aria-label': `Schema of ${proseString(field.label)}` }, revealed(field.raw));
+      const raw = h('pre', { class: 'raw-json', tabindex: 0, 'aria-label': l10n.t('Schema of {0}', proseString(field.label)) }, revealed(field.raw));
       const box = h('div', { class: 'field-unknown-body', id, tabindex: -1 }, prose(`Howdah cannot show a field of type “${field.type}”: it is left out of the answer. Its schema, as the agent sent it:`), raw);
       wrap(h('div', { class: 'field-label' }, h('span', { class: 'agent-words' }, prose(field.label))), box, help, error);
       return { field, read: () => undefined, focusable: box, error, invalidates: [], touched: false };
@@ -270,7 +271,7 @@ function outcome(view: ElicitationView): HTMLElement {
         'div',
         { class: 'elicitation-outcome' },
         icon('check'),
-        view.answered?.length ? ' You submitted:' : ' You submitted the form (no values).',
+        view.answered?.length ? (' ' + l10n.t('You submitted:')) : (' ' + l10n.t('You submitted the form (no values).')),
         view.answered?.length ? h('dl', { class: 'elicitation-answers' }, ...view.answered.flatMap((a) => [h('dt', { class: 'agent-words' }, prose(a.label)), h('dd', {}, prose(a.value))])) : null,
       );
     case 'declined':

@@ -8,6 +8,7 @@ import { CompactionEntry } from './compaction';
 import { ElicitationCard } from './elicitation';
 import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
+import * as l10n from '@vscode/l10n';
 
 /** One transcript entry on screen; updated in place as the host patches it. */
 export interface EntryRenderer {
@@ -42,14 +43,14 @@ export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer
 
 class AgentMessage implements EntryRenderer {
   readonly kind = 'agent';
-  readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, 'Agent:'));
+  readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, l10n.t('Agent:')));
   private readonly body = new StreamingMarkdown();
   private readonly blocks = h('div', { class: 'blocks' });
   private blocksKey = '';
   private entryId = -1;
 
   constructor(private readonly post: Post) {
-    const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': 'Regenerate', title: REGENERATE_LABEL }, icon('refresh'));
+    const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': l10n.t('Regenerate'), title: REGENERATE_LABEL }, icon('refresh'));
     regenerate.addEventListener('click', () => this.entryId >= 0 && post({ type: 'regenerate', entryId: this.entryId }));
     this.element.append(this.body.element, this.blocks, h('div', { class: 'answer-actions' }, regenerate, forkButton(post, () => this.entryId)));
   }
@@ -113,7 +114,7 @@ class Thought implements EntryRenderer {
   }
 
   setLive(live: boolean): void {
-    this.summary.replaceChildren(live ? icon('loading', 'codicon-modifier-spin') : icon('lightbulb'), live ? ' Thinking…' : ' Thought');
+    this.summary.replaceChildren(live ? icon('loading', 'codicon-modifier-spin') : icon('lightbulb'), live ? (' ' + l10n.t('Thinking…')) : (' ' + l10n.t('Thought')));
   }
 }
 
@@ -186,7 +187,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   return h(
     'div',
     { class: entry.refused ? 'entry user refused' : 'entry user' },
-    h('span', { class: 'sr-only' }, 'You:'),
+    h('span', { class: 'sr-only' }, l10n.t('You:')),
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.refused ? h('div', { class: 'refused-note' }, icon('circle-slash'), ' ', prose(REFUSED_NOTE)) : null,
@@ -203,7 +204,7 @@ const FORK_LABEL = 'Fork from here: a new conversation that continues from this 
 
 /** "Fork from here": the host starts a new conversation with the same agent, carrying the conversation up to here. */
 function forkButton(post: Post, entryId: () => number): HTMLElement {
-  const button = h('button', { type: 'button', class: 'icon-button fork-here', 'aria-label': 'Fork from here', title: FORK_LABEL }, icon('repo-forked'));
+  const button = h('button', { type: 'button', class: 'icon-button fork-here', 'aria-label': l10n.t('Fork from here'), title: FORK_LABEL }, icon('repo-forked'));
   button.addEventListener('click', () => {
     if (entryId() >= 0) post({ type: 'fork', entryId: entryId() });
   });
@@ -229,7 +230,7 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         entry.description ? h('div', { class: 'notice-description' }, prose(entry.description)) : null,
       );
     case 'error': {
-      const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Retry' }, icon('refresh'), ' Retry') : null;
+      const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': l10n.t('Retry') }, icon('refresh'), (' ' + l10n.t('Retry'))) : null;
       retry?.addEventListener('click', () => post({ type: 'retry' }));
       return h(
         'div',

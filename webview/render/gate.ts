@@ -2,6 +2,7 @@ import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from
 import { h, icon, prose, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
 import { ElicitationCard } from './elicitation';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What stands between the user and a conversation, above it: "Sign in to <agent>" with the agent's sign-in methods
@@ -47,7 +48,7 @@ export class GateBanner {
       case 'signIn':
         this.render(`Sign in to ${gate.agentName}`, 'account', [
           h('p', { class: 'gate-message agent-words' }, prose(gate.message)),
-          h('div', { class: 'gate-actions', role: 'group', 'aria-label': 'Ways to sign in' }, ...gate.choices.map((c) => this.button(c.label, () => this.post({ type: 'signIn', choiceId: c.id }), c.description))),
+          h('div', { class: 'gate-actions', role: 'group', 'aria-label': l10n.t('Ways to sign in') }, ...gate.choices.map((c) => this.button(c.label, () => this.post({ type: 'signIn', choiceId: c.id }), c.description))),
           this.button('Cancel', () => this.post({ type: 'signIn', choiceId: null }), undefined, 'secondary'),
         ]);
         break;
@@ -68,7 +69,7 @@ export class GateBanner {
         break;
       case 'chooseAgent': {
         const list = h('ul', { class: 'gate-agents' }, ...gate.agents.map((a) => this.agentItem(a)));
-        const filter = h('input', { type: 'search', class: 'gate-agent-filter', placeholder: 'Filter agents', 'aria-label': 'Filter agents', value: this.filter });
+        const filter = h('input', { type: 'search', class: 'gate-agent-filter', placeholder: l10n.t('Filter agents'), 'aria-label': l10n.t('Filter agents'), value: this.filter });
         filter.value = this.filter;
         filter.addEventListener('input', () => {
           this.filter = filter.value;
@@ -76,7 +77,7 @@ export class GateBanner {
         });
         applyFilter(list, this.filter);
         this.render('Choose an agent', 'hubot', [
-          h('p', { class: 'gate-message' }, 'No default agent is set. Pick the agent for new sessions (it becomes the default); one that is not installed is installed into Howdah’s storage first:'),
+          h('p', { class: 'gate-message' }, l10n.t('No default agent is set. Pick the agent for new sessions (it becomes the default); one that is not installed is installed into Howdah’s storage first:')),
           filter,
           list,
         ]);
@@ -115,7 +116,7 @@ export class GateBanner {
     body.push(
       h(
         'div',
-        { class: 'gate-actions', role: 'group', 'aria-label': 'What to do' },
+        { class: 'gate-actions', role: 'group', 'aria-label': l10n.t('What to do') },
         // The first is the one to press; the others are secondary.
         ...actions.map((action, i) => {
           const [name, text, description] = buttons[action];

@@ -2,6 +2,7 @@ import type { QueuedView } from '../../src/shared/protocol';
 import type { Announcer } from '../announcer';
 import { h, icon, prose, proseString, revealed } from '../dom';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 /** A queued message longer than this (characters or lines) is shown clamped, with Show all. */
 const CLAMP_CHARS = 200;
@@ -69,7 +70,7 @@ export class QueueList {
     if (active?.isConnected && document.activeElement !== active) active.focus();
 
     this.element.hidden = queue.length === 0;
-    this.heading.replaceChildren(icon('list-ordered'), ` Queued (${queue.length})`);
+    this.heading.replaceChildren(icon('list-ordered'), (' ' + l10n.t('Queued ({0})', queue.length)));
     if (lostFocus) this.refocus(lostFocus.index, lostFocus.action);
     if (!reset && added.length === 1) this.announcer.say(`Queued: ${added[0].text}`);
     else if (!reset && added.length > 1) this.announcer.say(`${added.length} messages queued`);
@@ -89,8 +90,8 @@ export class QueueList {
 class QueuedItem {
   readonly element: HTMLElement;
   private readonly text = h('div', { class: 'queued-text' });
-  private readonly more = h('button', { type: 'button', class: 'link-button queued-more', 'aria-expanded': 'false', 'data-action': 'more' }, 'Show all');
-  private readonly chips = h('div', { class: 'queued-chips', role: 'list', 'aria-label': 'Attachments' });
+  private readonly more = h('button', { type: 'button', class: 'link-button queued-more', 'aria-expanded': 'false', 'data-action': 'more' }, l10n.t('Show all'));
+  private readonly chips = h('div', { class: 'queued-chips', role: 'list', 'aria-label': l10n.t('Attachments') });
   private readonly actions: HTMLElement;
   private readonly footer: HTMLElement;
   private readonly sendNow: HTMLButtonElement;
@@ -113,7 +114,7 @@ class QueuedItem {
     });
     this.actions = h('div', { class: 'queued-actions' }, edit, remove, sendNow);
     this.footer = h('div', { class: 'queued-footer' }, this.chips, this.actions);
-    this.element = h('div', { class: 'queued', role: 'region', 'aria-label': 'Queued message' }, this.text, this.more, this.footer);
+    this.element = h('div', { class: 'queued', role: 'region', 'aria-label': l10n.t('Queued message') }, this.text, this.more, this.footer);
     this.renderText();
     this.renderChips();
   }
@@ -148,7 +149,7 @@ class QueuedItem {
     else this.text.removeAttribute('title');
     this.text.classList.toggle('clamped', long && !this.expanded);
     this.more.hidden = !long || this.editing;
-    this.more.textContent = this.expanded ? 'Show less' : 'Show all';
+    this.more.textContent = this.expanded ? l10n.t('Show less') : l10n.t('Show all');
     this.more.setAttribute('aria-expanded', String(this.expanded));
   }
 
@@ -161,7 +162,7 @@ class QueuedItem {
 
   private startEdit(): void {
     if (this.editor) return;
-    const textarea = h('textarea', { class: 'queued-input', 'aria-label': 'Edit queued message', rows: 2, 'data-action': 'edit-text' });
+    const textarea = h('textarea', { class: 'queued-input', 'aria-label': l10n.t('Edit queued message'), rows: 2, 'data-action': 'edit-text' });
     textarea.value = this.view.text;
     const save = button('check', 'Save', 'Save (Enter)', 'save');
     const cancel = button('close', 'Cancel', 'Cancel (Escape)', 'cancel');

@@ -1,6 +1,7 @@
 import { h, icon, revealed } from '../dom';
 import type { Announcer } from '../announcer';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 const SHOWN = 8;
 
@@ -11,7 +12,7 @@ const SHOWN = 8;
  * Enter saves and sends.
  */
 export class UnsavedNotice {
-  readonly element = h('div', { class: 'unsaved-notice', role: 'region', 'aria-label': 'Unsaved files' });
+  readonly element = h('div', { class: 'unsaved-notice', role: 'region', 'aria-label': l10n.t('Unsaved files') });
   private shownId: number | undefined;
 
   constructor(
@@ -37,8 +38,8 @@ export class UnsavedNotice {
     const heading = `${count} unsaved file${count === 1 ? '' : 's'} — the agent reads files from disk`;
     const choose = (choice: 'save' | 'send' | 'cancel' | 'settings') => () => this.post({ type: 'unsavedChoice', id: notice.id, choice });
     const save = button('save-all', 'Save all and send', 'primary', choose('save'));
-    const more = count > SHOWN ? h('li', { class: 'unsaved-more' }, `and ${count - SHOWN} more`) : null;
-    const setting = h('button', { type: 'button', class: 'link-button' }, 'Change this in Settings (howdah.saveBeforePrompt)');
+    const more = count > SHOWN ? h('li', { class: 'unsaved-more' }, l10n.t('and {0} more', count - SHOWN)) : null;
+    const setting = h('button', { type: 'button', class: 'link-button' }, l10n.t('Change this in Settings (howdah.saveBeforePrompt)'));
     setting.addEventListener('click', choose('settings'));
     this.element.replaceChildren(
       h('div', { class: 'unsaved-heading' }, icon('warning'), ' ', heading),
