@@ -3,6 +3,7 @@ import { h, icon, imageDataUri, revealed } from '../dom';
 import type { HostChannel } from '../hostChannel';
 import { CompletionList, type CompletionItem } from './completion';
 import { PromptHistory } from './history';
+import * as l10n from '@vscode/l10n';
 
 /** An attachment, and whether it came from an `@` mention (kept only while its `@label` is still in the text). */
 interface Attached {
@@ -25,7 +26,7 @@ const QUEUE_PLACEHOLDER = 'Queue a message for when the agent is done…';
 export class PromptEditor {
   readonly element: HTMLElement;
   readonly textarea: HTMLTextAreaElement;
-  private readonly chips = h('div', { class: 'attachment-chips', role: 'list', 'aria-label': 'Attachments' });
+  private readonly chips = h('div', { class: 'attachment-chips', role: 'list', 'aria-label': l10n.t('Attachments') });
   private readonly hint = h('div', { class: 'prompt-hint', 'aria-live': 'polite' });
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
@@ -43,7 +44,7 @@ export class PromptEditor {
     this.history = new PromptHistory(saved.history ?? []);
     this.textarea = h('textarea', {
       class: 'prompt-input',
-      'aria-label': 'Prompt',
+      'aria-label': l10n.t('Prompt'),
       rows: 2,
       placeholder: PLACEHOLDER,
       'aria-autocomplete': 'list',
@@ -51,8 +52,8 @@ export class PromptEditor {
     });
     this.textarea.value = saved.draft ?? '';
     this.completion = new CompletionList<Suggestion>(this.textarea, 'Suggestions');
-    this.send = h('button', { type: 'button', class: 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'));
-    this.stop = h('button', { type: 'button', class: 'stop secondary', 'aria-label': 'Stop', title: 'Stop the turn' }, icon('debug-stop'));
+    this.send = h('button', { type: 'button', class: 'send', 'aria-label': l10n.t('Send'), title: l10n.t('Send (Enter)') }, icon('send'));
+    this.stop = h('button', { type: 'button', class: 'stop secondary', 'aria-label': l10n.t('Stop'), title: l10n.t('Stop the turn') }, icon('debug-stop'));
     this.send.addEventListener('click', () => this.submit());
     this.stop.addEventListener('click', () => host.post({ type: 'cancel' }));
     this.textarea.addEventListener('keydown', (e) => this.keydown(e));
@@ -78,8 +79,8 @@ export class PromptEditor {
    */
   setTurn(turn: TurnView): void {
     const queues = turn !== 'idle';
-    this.send.setAttribute('aria-label', queues ? 'Queue message' : 'Send');
-    this.send.title = queues ? 'Queue message (Enter)' : 'Send (Enter)';
+    this.send.setAttribute('aria-label', queues ? l10n.t('Queue message') : l10n.t('Send'));
+    this.send.title = queues ? l10n.t('Queue message (Enter)') : l10n.t('Send (Enter)');
     this.send.replaceChildren(icon(queues ? 'list-ordered' : 'send'));
     this.textarea.placeholder = queues ? QUEUE_PLACEHOLDER : PLACEHOLDER;
     this.stop.hidden = turn === 'idle';
@@ -246,7 +247,7 @@ export class PromptEditor {
     const images = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && item.type.startsWith('image/'));
     if (images.length === 0) return;
     if (!this.capabilities.image) {
-      this.hint.textContent = 'This agent does not accept images.';
+      this.hint.textContent = l10n.t('This agent does not accept images.');
       return;
     }
     event.preventDefault();
@@ -257,7 +258,7 @@ export class PromptEditor {
       reader.addEventListener('load', () => {
         const match = /^data:([^;,]+);base64,(.*)$/.exec(String(reader.result));
         if (!match) return;
-        this.attach([{ kind: 'image', mimeType: match[1], data: match[2], label: `Pasted image ${++this.pastedImages}` }]);
+        this.attach([{ kind: 'image', mimeType: match[1], data: match[2], label: l10n.t('Pasted image {0}', ++this.pastedImages) }]);
       });
       reader.readAsDataURL(file);
     }
@@ -268,7 +269,7 @@ export class PromptEditor {
     this.chips.replaceChildren(
       ...this.attached.map((entry, index) => {
         const a = entry.attachment;
-        const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove ${a.label}`, title: 'Remove' }, icon('close'));
+        const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': l10n.t('Remove {0}', a.label), title: l10n.t('Remove') }, icon('close'));
         remove.addEventListener('click', () => {
           this.attached.splice(index, 1);
           this.renderChips();
