@@ -12,6 +12,7 @@ import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
 import { Transcript } from './render/transcript';
 import { TranscriptStore } from './store';
+import * as l10n from '@vscode/l10n';
 
 /** While a turn streams, the page renders at most this often (ms): ~30 frames a second. */
 const STREAM_FRAME_MS = 32;
@@ -168,10 +169,10 @@ export class ChatApp {
     if (copy && code) {
       this.host.post({ type: 'copy', text: originalText(code) });
       copy.classList.add('copied');
-      copy.setAttribute('aria-label', 'Copied');
+      copy.setAttribute('aria-label', l10n.t('Copied'));
       setTimeout(() => {
         copy.classList.remove('copied');
-        copy.setAttribute('aria-label', 'Copy code');
+        copy.setAttribute('aria-label', l10n.t('Copy code'));
       }, 1500);
     }
   }
