@@ -35,7 +35,7 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
       return details;
     }
     case 'unknown':
-      return rawDetails(`Unrecognised content (${content.label})`, content.raw);
+      return rawDetails(l10n.t('Unrecognised content ({0})', content.label), content.raw);
   }
 }
 

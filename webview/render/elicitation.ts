@@ -179,7 +179,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
       input.value = typeof initial === 'string' ? initial : '';
       wrap(label(), input, help, error);
       // Text a number input cannot hold reads as empty; say it is not a number rather than "required".
-      return { field, read: () => (input.validity.badInput ? 'not a number' : input.value), focusable: input, error, invalidates: [input], touched: false };
+      return { field, read: () => (input.validity.badInput ? l10n.t('not a number') : input.value), focusable: input, error, invalidates: [input], touched: false };
     }
     case 'boolean': {
       const input = h('input', { ...common, type: 'checkbox' });
@@ -227,7 +227,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
     }
     case 'unknown': {
       const raw = h('pre', { class: 'raw-json', tabindex: 0, 'aria-label': l10n.t('Schema of {0}', proseString(field.label)) }, revealed(field.raw));
-      const box = h('div', { class: 'field-unknown-body', id, tabindex: -1 }, prose(`Howdah cannot show a field of type “${field.type}”: it is left out of the answer. Its schema, as the agent sent it:`), raw);
+      const box = h('div', { class: 'field-unknown-body', id, tabindex: -1 }, prose(l10n.t('Howdah cannot show a field of type “{0}”: it is left out of the answer. Its schema, as the agent sent it:', field.type)), raw);
       wrap(h('div', { class: 'field-label' }, h('span', { class: 'agent-words' }, prose(field.label))), box, help, error);
       return { field, read: () => undefined, focusable: box, error, invalidates: [], touched: false };
     }
@@ -238,22 +238,22 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
 function fieldHint(field: FieldModel): string | undefined {
   const parts: string[] = [];
   if (field.kind === 'text') {
-    if (field.format === 'date-time') parts.push('date and time, such as 2026-07-24T13:05:00Z');
-    else if (field.format === 'date') parts.push('a date');
-    else if (field.format === 'email') parts.push('an email address');
-    else if (field.format === 'uri') parts.push('a URI');
-    if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(`${field.minLength}–${field.maxLength} characters`);
-    else if (field.minLength !== undefined) parts.push(`at least ${field.minLength} characters`);
-    else if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
-    if (field.pattern !== undefined) parts.push(`matching ${field.pattern}`);
+    if (field.format === 'date-time') parts.push(l10n.t('date and time, such as 2026-07-24T13:05:00Z'));
+    else if (field.format === 'date') parts.push(l10n.t('a date'));
+    else if (field.format === 'email') parts.push(l10n.t('an email address'));
+    else if (field.format === 'uri') parts.push(l10n.t('a URI'));
+    if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(l10n.t('{0}–{1} characters', field.minLength, field.maxLength));
+    else if (field.minLength !== undefined) parts.push(l10n.t('at least {0} characters', field.minLength));
+    else if (field.maxLength !== undefined) parts.push(l10n.t('at most {0} characters', field.maxLength));
+    if (field.pattern !== undefined) parts.push(l10n.t('matching {0}', field.pattern));
   } else if (field.kind === 'number') {
-    if (field.integer) parts.push('a whole number');
-    if (field.minimum !== undefined && field.maximum !== undefined) parts.push(`from ${field.minimum} to ${field.maximum}`);
-    else if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
-    else if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
+    if (field.integer) parts.push(l10n.t('a whole number'));
+    if (field.minimum !== undefined && field.maximum !== undefined) parts.push(l10n.t('from {0} to {1}', field.minimum, field.maximum));
+    else if (field.minimum !== undefined) parts.push(l10n.t('at least {0}', field.minimum));
+    else if (field.maximum !== undefined) parts.push(l10n.t('at most {0}', field.maximum));
   } else if (field.kind === 'multiselect') {
-    if (field.minItems !== undefined) parts.push(`choose at least ${field.minItems}`);
-    if (field.maxItems !== undefined) parts.push(`choose at most ${field.maxItems}`);
+    if (field.minItems !== undefined) parts.push(l10n.t('choose at least {0}', field.minItems));
+    if (field.maxItems !== undefined) parts.push(l10n.t('choose at most {0}', field.maxItems));
   }
   return parts.length ? parts.join(', ') : undefined;
 }
@@ -261,12 +261,12 @@ function fieldHint(field: FieldModel): string | undefined {
 /** How a question ended, and what was answered (secret-looking values were hidden by the host). */
 function outcome(view: ElicitationView): HTMLElement {
   const line = (iconName: string, text: string) => h('div', { class: 'elicitation-outcome' }, icon(iconName), ' ', text);
-  if (view.endedBy === 'turn') return line('debug-stop', 'Cancelled: the turn was stopped.');
-  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? 'Closed: the agent says it is done.' : 'Withdrawn: the agent cancelled its request, or stopped.');
-  if (view.endedBy === 'closed') return line('debug-stop', 'Cancelled: the agent or the session went away.');
+  if (view.endedBy === 'turn') return line('debug-stop', l10n.t('Cancelled: the turn was stopped.'));
+  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? l10n.t('Closed: the agent says it is done.') : l10n.t('Withdrawn: the agent cancelled its request, or stopped.'));
+  if (view.endedBy === 'closed') return line('debug-stop', l10n.t('Cancelled: the agent or the session went away.'));
   switch (view.status) {
     case 'accepted':
-      if (view.mode === 'url') return line('link-external', 'You opened the link; waiting for the agent to finish.');
+      if (view.mode === 'url') return line('link-external', l10n.t('You opened the link; waiting for the agent to finish.'));
       return h(
         'div',
         { class: 'elicitation-outcome' },
@@ -275,12 +275,12 @@ function outcome(view: ElicitationView): HTMLElement {
         view.answered?.length ? h('dl', { class: 'elicitation-answers' }, ...view.answered.flatMap((a) => [h('dt', { class: 'agent-words' }, prose(a.label)), h('dd', {}, prose(a.value))])) : null,
       );
     case 'declined':
-      return line('circle-slash', 'You declined.');
+      return line('circle-slash', l10n.t('You declined.'));
     case 'cancelled':
-      return line('close', 'You dismissed it.');
+      return line('close', l10n.t('You dismissed it.'));
     case 'completed':
-      return line('check', 'Done: the agent says the flow is finished.');
+      return line('check', l10n.t('Done: the agent says the flow is finished.'));
     default:
-      return line('question', `Ended (${view.status}).`);
+      return line('question', l10n.t('Ended ({0}).', view.status));
   }
 }

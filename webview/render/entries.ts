@@ -197,10 +197,10 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   );
 }
 
-const RESTORE_LABEL = 'Restore files to before this message';
-const REFUSED_NOTE = 'The agent refused this message: it is not part of the agent’s context.';
-const REGENERATE_LABEL = 'Regenerate: restore the files to before the message this answers and send it again, in a new tab';
-const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
+const RESTORE_LABEL = l10n.t('Restore files to before this message');
+const REFUSED_NOTE = l10n.t('The agent refused this message: it is not part of the agent’s context.');
+const REGENERATE_LABEL = l10n.t('Regenerate: restore the files to before the message this answers and send it again, in a new tab');
+const FORK_LABEL = l10n.t('Fork from here: a new conversation that continues from this message');
 
 /** "Fork from here": the host starts a new conversation with the same agent, carrying the conversation up to here. */
 function forkButton(post: Post, entryId: () => number): HTMLElement {
@@ -212,10 +212,10 @@ function forkButton(post: Post, entryId: () => number): HTMLElement {
 }
 
 const STOP_REASONS: Record<string, string> = {
-  cancelled: 'Stopped: the turn was cancelled.',
-  max_tokens: 'The agent stopped: it reached its token limit.',
-  max_turn_requests: 'The agent stopped: it reached its limit of model requests for one turn.',
-  refusal: 'The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.',
+  cancelled: l10n.t('Stopped: the turn was cancelled.'),
+  max_tokens: l10n.t('The agent stopped: it reached its token limit.'),
+  max_turn_requests: l10n.t('The agent stopped: it reached its limit of model requests for one turn.'),
+  refusal: l10n.t('The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.'),
 };
 
 function simpleEntry(entry: EntryView, post: Post): HTMLElement {
@@ -236,7 +236,7 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         'div',
         { class: 'entry error' },
         h('div', { class: 'error-message' }, icon('error'), ' ', prose(entry.message)),
-        entry.detail ? rawDetails('Details', entry.detail) : null,
+        entry.detail ? rawDetails(l10n.t('Details'), entry.detail) : null,
         retry,
       );
     }
@@ -249,13 +249,13 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         { class: 'entry turn-end' },
         icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'),
         ' ',
-        STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`),
+        STOP_REASONS[entry.stopReason] ?? prose(l10n.t('The turn ended: {0}.', entry.stopReason.replace(/_/g, ' '))),
         tokens,
         unrecorded,
       );
     }
     case 'unknown':
-      return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(`Unrecognised update (${entry.label})`), rawDetails('Raw JSON', entry.raw));
+      return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(l10n.t('Unrecognised update ({0})', entry.label)), rawDetails(l10n.t('Raw JSON'), entry.raw));
     default:
       return h('div', { class: 'entry' });
   }
@@ -264,8 +264,8 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
 /** "1,234 tokens in · 56 out (7 thinking, 1,000 from cache)": the counts the agent gave for the turn. */
 export function tokenLine(tokens: NonNullable<Extract<EntryView, { kind: 'turn-end' }>['tokens']>): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  const extra = [tokens.thought !== undefined ? `${n(tokens.thought)} thinking` : '', tokens.cachedRead !== undefined ? `${n(tokens.cachedRead)} from cache` : ''].filter(Boolean);
-  return `${n(tokens.input)} tokens in · ${n(tokens.output)} out${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  const extra = [tokens.thought !== undefined ? l10n.t('{0} thinking', n(tokens.thought)) : '', tokens.cachedRead !== undefined ? l10n.t('{0} from cache', n(tokens.cachedRead)) : ''].filter(Boolean);
+  return extra.length ? l10n.t('{0} tokens in · {1} out ({2})', n(tokens.input), n(tokens.output), extra.join(', ')) : l10n.t('{0} tokens in · {1} out', n(tokens.input), n(tokens.output));
 }
 
 /** The turn's footer line for files it changed whose original Howdah could not record: they cannot be rejected. */
@@ -274,7 +274,7 @@ function unrecordedNote(files: readonly { path: string; why: string }[]): HTMLEl
   return h(
     'details',
     { class: 'turn-unrecorded' },
-    h('summary', {}, icon('warning'), ' ', prose(`${n} file${n === 1 ? '' : 's'} changed without a recorded original: Reject cannot restore ${n === 1 ? 'it' : 'them'}.`)),
+    h('summary', {}, icon('warning'), ' ', prose(n === 1 ? l10n.t('1 file changed without a recorded original: Reject cannot restore it.') : l10n.t('{0} files changed without a recorded original: Reject cannot restore them.', n))),
     h('ul', {}, ...files.map((f) => h('li', {}, h('span', { class: 'diff-path', title: pathTitle(f.path) }, revealed(shownPath(f.path).text)), ' — ', prose(f.why)))),
   );
 }

@@ -38,7 +38,7 @@ export class Header {
       ...[
       icon('hubot'),
       ' ',
-      h('span', { class: 'agent-name' }, prose(header.agentName ?? 'No session')),
+      h('span', { class: 'agent-name' }, prose(header.agentName ?? l10n.t('No session'))),
       header.agentVersion ? h('span', { class: 'agent-version' }, ` ${header.agentVersion}`) : null,
       header.status === 'starting' ? h('span', { class: 'status-tag' }, (' ' + l10n.t('starting…'))) : null,
       header.status === 'restarting' ? h('span', { class: 'status-tag' }, (' ' + l10n.t('restarting…'))) : null,
@@ -66,13 +66,13 @@ export class Header {
     const wanted: [string, () => HTMLElement, unknown][] = [];
     if (header.modes) {
       const modes = header.modes;
-      wanted.push(['legacy:mode', () => this.select('Mode', '', [{ options: modes.options }], (value) => post({ type: 'setMode', modeId: value })), pickerData(modes)]);
+      wanted.push(['legacy:mode', () => this.select(l10n.t('Mode'), '', [{ options: modes.options }], (value) => post({ type: 'setMode', modeId: value })), pickerData(modes)]);
     }
     // In the agent's order: ACP has agents list config options by priority, and clients keep that order.
     for (const option of header.configOptions) wanted.push([`config:${option.id}`, () => this.configControl(option), optionShape(option)]);
     if (header.models) {
       const models = header.models;
-      wanted.push(['legacy:model', () => this.select('Model', '', [{ options: models.options }], (value) => post({ type: 'setModel', modelId: value })), pickerData(models)]);
+      wanted.push(['legacy:model', () => this.select(l10n.t('Model'), '', [{ options: models.options }], (value) => post({ type: 'setModel', modelId: value })), pickerData(models)]);
     }
     const seen = new Set<string>();
     let previous: HTMLElement | undefined;

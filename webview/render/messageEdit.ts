@@ -2,7 +2,7 @@ import { h, icon } from '../dom';
 import type { Post } from './contentBlocks';
 import * as l10n from '@vscode/l10n';
 
-const EDIT_LABEL = 'Edit message';
+const EDIT_LABEL = l10n.t('Edit message');
 
 /**
  * "Edit message" on a user message: the message turns into a text box with Send and Cancel. Sending posts

@@ -72,9 +72,9 @@ export class QueueList {
     this.element.hidden = queue.length === 0;
     this.heading.replaceChildren(icon('list-ordered'), (' ' + l10n.t('Queued ({0})', queue.length)));
     if (lostFocus) this.refocus(lostFocus.index, lostFocus.action);
-    if (!reset && added.length === 1) this.announcer.say(`Queued: ${added[0].text}`);
-    else if (!reset && added.length > 1) this.announcer.say(`${added.length} messages queued`);
-    else if (lostEdit) this.announcer.say('The message being edited left the queue; its edit is closed.');
+    if (!reset && added.length === 1) this.announcer.say(l10n.t('Queued: {0}', added[0].text));
+    else if (!reset && added.length > 1) this.announcer.say(l10n.t('{0} messages queued', added.length));
+    else if (lostEdit) this.announcer.say(l10n.t('The message being edited left the queue; its edit is closed.'));
   }
 
   /** The focus was in an item that went (sent, removed): the same button of the item now in its place, else the prompt. */
@@ -102,9 +102,9 @@ class QueuedItem {
     private view: QueuedView,
     private readonly post: Post,
   ) {
-    const edit = button('edit', 'Edit', 'Edit this message', 'edit');
-    const remove = button('trash', 'Remove', 'Remove it from the queue', 'remove');
-    const sendNow = (this.sendNow = button('send', 'Send now', STOP_AND_SEND, 'send-now'));
+    const edit = button('edit', l10n.t('Edit'), l10n.t('Edit this message'), 'edit');
+    const remove = button('trash', l10n.t('Remove'), l10n.t('Remove it from the queue'), 'remove');
+    const sendNow = (this.sendNow = button('send', l10n.t('Send now'), STOP_AND_SEND, 'send-now'));
     edit.addEventListener('click', () => this.startEdit());
     remove.addEventListener('click', () => post({ type: 'queueRemove', id: this.view.id }));
     sendNow.addEventListener('click', () => post({ type: 'queueSendNow', id: this.view.id }));
@@ -164,8 +164,8 @@ class QueuedItem {
     if (this.editor) return;
     const textarea = h('textarea', { class: 'queued-input', 'aria-label': l10n.t('Edit queued message'), rows: 2, 'data-action': 'edit-text' });
     textarea.value = this.view.text;
-    const save = button('check', 'Save', 'Save (Enter)', 'save');
-    const cancel = button('close', 'Cancel', 'Cancel (Escape)', 'cancel');
+    const save = button('check', l10n.t('Save'), l10n.t('Save (Enter)'), 'save');
+    const cancel = button('close', l10n.t('Cancel'), l10n.t('Cancel (Escape)'), 'cancel');
     save.classList.remove('secondary');
     const grow = () => {
       textarea.style.height = 'auto';
@@ -217,8 +217,8 @@ class QueuedItem {
   }
 }
 
-const STOP_AND_SEND = 'Stop the turn and send this now';
-const INTO_THE_TURN = 'Send this now, into the running turn: the agent reads it at its next step';
+const STOP_AND_SEND = l10n.t('Stop the turn and send this now');
+const INTO_THE_TURN = l10n.t('Send this now, into the running turn: the agent reads it at its next step');
 
 function button(codicon: string, label: string, title: string, action: string): HTMLButtonElement {
   return h('button', { type: 'button', class: 'secondary small', title, 'data-action': action }, icon(codicon), label);

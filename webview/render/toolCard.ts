@@ -48,8 +48,8 @@ export class ToolCard {
       return h(
         'div',
         { class: 'tool-raw' },
-        tool.rawInput !== undefined && rawDetails('Raw input', tool.rawInput),
-        tool.rawOutput !== undefined && rawDetails('Raw output', tool.rawOutput),
+        tool.rawInput !== undefined && rawDetails(l10n.t('Raw input'), tool.rawInput),
+        tool.rawOutput !== undefined && rawDetails(l10n.t('Raw output'), tool.rawOutput),
       );
     });
   }
@@ -89,13 +89,13 @@ export class ToolCard {
           ' ',
           openDiffButton(toolCallId, index, content.path, this.post, content.untied),
           content.untied
-            ? h('div', { class: 'diff-untied', role: 'note' }, icon('warning'), ' ', prose('Not in Agent Changes: no change on disk matches this diff, so there is nothing to accept or reject.'))
+            ? h('div', { class: 'diff-untied', role: 'note' }, icon('warning'), ' ', prose(l10n.t('Not in Agent Changes: no change on disk matches this diff, so there is nothing to accept or reject.')))
             : null,
         );
       case 'terminal':
         return terminalView(content, this.post);
       case 'unknown':
-        return rawDetails('Unrecognised tool content', content.raw);
+        return rawDetails(l10n.t('Unrecognised tool content'), content.raw);
     }
   }
 
@@ -119,7 +119,7 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, p
   const exit = content.exit;
   const status = exit
     ? exit.signal
-      ? h('span', { class: 'terminal-exit failed' }, prose(`killed by ${exit.signal}`))
+      ? h('span', { class: 'terminal-exit failed' }, prose(l10n.t('killed by {0}', exit.signal)))
       : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, l10n.t('exit code {0}', exit.code ?? '?'))
     : content.running === false
       ? h('span', { class: 'terminal-exit' }, l10n.t('ended'))
@@ -146,9 +146,9 @@ function refusedWrites(paths: readonly string[] | undefined): HTMLElement | unde
     { class: 'tool-refused-write', role: 'note' },
     icon('warning'),
     ' ',
-    prose('The agent wrote '),
+    prose((l10n.t('The agent wrote') + ' ')),
     ...paths.flatMap((p, i) => [i > 0 ? ', ' : '', h('span', { class: 'diff-path', title: pathTitle(p) }, revealed(shownPath(p).text))]),
-    prose(' itself although the write was refused. The change is in Agent Changes, to reject.'),
+    prose((' ' + l10n.t('itself although the write was refused. The change is in Agent Changes, to reject.'))),
   );
 }
 
