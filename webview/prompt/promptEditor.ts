@@ -14,8 +14,8 @@ interface Attached {
 type Suggestion = CompletionItem & ({ kind: 'command'; command: CommandView } | { kind: 'file'; file: FileMatchView });
 
 const MAX_HEIGHT = 240;
-const PLACEHOLDER = 'Ask the agent… (/ for commands, @ for files)';
-const QUEUE_PLACEHOLDER = 'Queue a message for when the agent is done…';
+const PLACEHOLDER = l10n.t('Ask the agent… (/ for commands, @ for files)');
+const QUEUE_PLACEHOLDER = l10n.t('Queue a message for when the agent is done…');
 
 /**
  * The prompt: a text box ("Prompt"), attachment chips, Send and Stop. Enter sends (queues while a turn runs),
@@ -51,7 +51,7 @@ export class PromptEditor {
       'aria-expanded': 'false',
     });
     this.textarea.value = saved.draft ?? '';
-    this.completion = new CompletionList<Suggestion>(this.textarea, 'Suggestions');
+    this.completion = new CompletionList<Suggestion>(this.textarea, l10n.t('Suggestions'));
     this.send = h('button', { type: 'button', class: 'send', 'aria-label': l10n.t('Send'), title: l10n.t('Send (Enter)') }, icon('send'));
     this.stop = h('button', { type: 'button', class: 'stop secondary', 'aria-label': l10n.t('Stop'), title: l10n.t('Stop the turn') }, icon('debug-stop'));
     this.send.addEventListener('click', () => this.submit());
