@@ -24,6 +24,13 @@ type TextLiteral = Finding['node'];
 
 /** Literals in user-facing positions that are deliberately not translated, each with why (file relative to the repo, the literal's text). */
 export const NOT_TRANSLATED: ReadonlyArray<{ readonly file: string; readonly text: string; readonly why: string }> = [
+  { file: 'webview/render/compaction.ts', text: 'md compaction-body', why: 'a class list' },
+  { file: 'webview/render/entries.ts', text: 'md thought-body', why: 'a class list' },
+  { file: 'webview/render/gate.ts', text: 'secondary small', why: 'a class list' },
+  { file: 'webview/render/plan.ts', text: 'loading codicon-modifier-spin', why: 'a class list' },
+  { file: 'webview/render/toolIcons.ts', text: 'loading codicon-modifier-spin', why: 'a class list' },
+  ...['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic', 'Hebrew', 'Thai', 'Devanagari'].map((text) => ({ file: 'src/shared/linkSafety.ts', text, why: 'a Unicode script name for a \\p{Script=…} pattern' })),
+  { file: 'src/shared/elicitationSchema.ts', text: 'requestedSchema is not an object schema with properties: {0}', why: 'answered to the agent as the reason its request was refused (invalid params)' },
   { file: 'src/panel/promptBlocks.ts', text: 'problems', why: 'the @-mention keyword the user types (`@problems`), like a command name' },
   { file: 'src/agents/agentLauncher.ts', text: 'Howdah', why: 'the client name sent to the agent in `initialize` (clientInfo), not shown in VS Code' },
   { file: 'src/acp/errors.ts', text: 'Message of at least {0} bytes exceeds the {1}-byte limit and was dropped', why: 'a framing error of the protocol layer: written to the log and answered to the agent, not shown' },
@@ -43,6 +50,17 @@ const SHOWN_ASSIGNMENTS = new Set(['textContent', 'innerText', 'title', 'tooltip
 const SHOWN_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
 /** The host's own helpers whose first argument is a message shown to the user (an error notification, an Undo offer). */
 const MESSAGE_HELPERS = new Set(['fail', 'offerUndo']);
+/** Functions whose result is shown to the user as it is (a form field's error, why an agent did not start). */
+const USER_TEXT_FUNCTIONS = new Set(['fieldError', 'describeStartFailure', 'toStartFailure']);
+/**
+ * In the page, a literal that reads like prose (a capitalised word, or two words) is text for a person wherever it
+ * stands, except in these calls (selectors, class names, events, developer messages)…
+ */
+const PAGE_NON_TEXT_CALLS = new Set(['querySelector', 'querySelectorAll', 'closest', 'matches', 'addEventListener', 'removeEventListener', 'add', 'remove', 'toggle', 'contains', 'getElementById', 'createElement', 'icon', 'error', 'warn', 'log', 'debug', 'Error', 'TypeError', 'RegExp', 'getAttribute', 'hasAttribute', 'removeAttribute', 'startsWith', 'endsWith', 'includes', 'split', 'replace', 'join', 'has', 'get', 'set', 'delete', 'postMessage', 'post', 'dispatchEvent', 'Event', 'CustomEvent', 'KeyboardEvent']);
+/** …and these properties (markup, not text). */
+const PAGE_NON_TEXT_PROPERTIES = new Set(['class', 'className', 'type', 'role', 'id', 'key', 'kind', 'status', 'op', 'href', 'rel', 'name', 'value', 'for', 'action', 'mode', 'tabindex', 'autocomplete', 'inputmode', 'lang', 'dir', 'method', 'target', 'mimeType', 'uri', 'severity', 'choice']);
+const PROSE = /(^|[^\p{L}])\p{Lu}\p{Ll}+($|[^\p{L}])|\p{L}\s+\p{L}|\{\d+\}\s+\p{L}|\p{L}\s+\{\d+\}/u;
+
 /** DOM calls whose string arguments become text nodes. */
 const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'createTextNode', 'after', 'before', 'replaceWith']);
 
@@ -100,6 +118,8 @@ export function scanSource(file: string, text: string): Finding[] {
   // `h()` is the webview's element builder only where it comes from its dom module (elsewhere `h` may build paths).
   const domBuilder = source.statements.some((s) => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && /\/dom$/.test(s.moduleSpecifier.text) && /\bh\b/.test(s.importClause?.getText() ?? '')) || /\bexport function h\b/.test(text);
   const inPage = /(^|[\\/])webview[\\/]/.test(file);
+  // The page's own text, and what src/shared builds for it (link warnings, form errors): prose wherever it stands.
+  const proseEverywhere = inPage || /(^|[\\/])src[\\/]shared[\\/]/.test(file);
   const found = new Map<TextLiteral, string>();
   const translated = new Set<string>();
   const add = (sink: string, expr: ts.Expression | undefined) => {
@@ -148,6 +168,10 @@ export function scanSource(file: string, text: string): Finding[] {
       else if (name === 'createTerminal' && args[0] && ts.isObjectLiteralExpression(args[0])) {
         for (const p of args[0].properties) if (ts.isPropertyAssignment(p) && propertyName(p.name) === 'name') add('terminal name', p.initializer);
       }
+    } else if (ts.isReturnStatement(node) && node.expression && USER_TEXT_FUNCTIONS.has(enclosingFunctionName(node) ?? '')) {
+      add(`result of ${enclosingFunctionName(node)}()`, node.expression);
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(node.left) && node.left.text === 'message' && USER_TEXT_FUNCTIONS.has(enclosingFunctionName(node) ?? '')) {
+      add(`message of ${enclosingFunctionName(node)}()`, node.right);
     } else if (ts.isPropertyAssignment(node)) {
       const name = propertyName(node.name);
       if (name && SHOWN_PROPERTIES.has(name)) add(`property ${name}`, node.initializer);
@@ -161,12 +185,62 @@ export function scanSource(file: string, text: string): Finding[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  if (proseEverywhere) {
+    const prose = (node: ts.Node): void => {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && PROSE.test(messageOf(node)) && !found.has(node) && isPageText(node)) found.set(node, 'prose in the page');
+      ts.forEachChild(node, prose);
+    };
+    prose(source);
+  }
   // A literal compared with what a translated button or item returns must be translated too, or the choice never matches.
   for (const { literal, sink } of comparisons) if (translated.has(messageOf(literal)) && !insideTranslatorCall(literal) && !found.has(literal)) found.set(literal, sink);
   return [...found]
     .filter(([literal]) => !insideTranslatorCallAsMessage(literal) && !allowed(file, messageOf(literal)))
     .map(([node, sink]) => ({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, source: node.getText(), sink, node }))
     .sort((a, b) => a.node.getStart() - b.node.getStart());
+}
+
+/** Whether a literal in the page is text for a person: not markup, a selector, an event, a key, a comparison or a developer message. */
+function isPageText(node: ts.Node): boolean {
+  if (insideTranslatorCall(node) && insideTranslatorCallAsMessage(node)) return false;
+  // HTML markup (the Markdown renderer's code-block frame): its words are wrapped where they are built.
+  if (/^\s*</.test(messageOf(node as TextLiteral))) return false;
+  let child: ts.Node = node;
+  for (let n = node.parent; n; child = n, n = n.parent) {
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isLiteralTypeNode(n) || ts.isTypeNode(n) || ts.isCaseClause(n) || ts.isElementAccessExpression(n) || ts.isJSDoc(n)) return false;
+    if (ts.isTemplateSpan(n) || ts.isTemplateExpression(n)) continue;
+    if (ts.isBinaryExpression(n)) {
+      const op = n.operatorToken.kind;
+      if (op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.InKeyword) return false;
+      continue;
+    }
+    if (ts.isPropertyAssignment(n)) {
+      if (n.name === child) return false;
+      const name = propertyName(n.name);
+      if (name && (PAGE_NON_TEXT_PROPERTIES.has(name) || name.startsWith('data-'))) return false;
+      return true;
+    }
+    if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
+      if (n.expression === child) return false;
+      const name = calleeName(n);
+      if (name && PAGE_NON_TEXT_CALLS.has(name)) return false;
+      if (name === 'setAttribute') return n.arguments?.[0] !== child && SHOWN_ATTRIBUTES.has(ts.isStringLiteral(n.arguments![0]) ? n.arguments![0].text : '');
+      if (name === 'h' && n.arguments?.[0] === child) return false;
+      if (isTranslatorCall(n)) return true;
+      return true;
+    }
+    // A constant or field holding prose is text, wherever it is used.
+    if (ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) return n.name !== child;
+    if (ts.isReturnStatement(n) || ts.isArrayLiteralExpression(n) || ts.isConditionalExpression(n) || ts.isParenthesizedExpression(n) || ts.isArrowFunction(n) || ts.isPropertyDeclaration(n) || ts.isShorthandPropertyAssignment(n) || ts.isAsExpression(n)) continue;
+    if (ts.isBinaryExpression(n)) continue;
+    return false;
+  }
+  return false;
+}
+
+function enclosingFunctionName(node: ts.Node): string | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionDeclaration(n)) return n.name?.text;
+  return undefined;
 }
 
 /** A `super(…)` call in a class that extends `Error` (its message is what the user is shown). */
