@@ -88,7 +88,7 @@ export class AgentInstalls implements vscode.Disposable {
 
   private async runInstall(agent: RegistryAgent): Promise<Installed | undefined> {
     const updating = this.current(agent.id);
-    const title = updating ? `Updating ${agent.name} to ${agent.version}` : `Installing ${agent.name} ${agent.version}`;
+    const title = updating ? vscode.l10n.t('Updating {0} to {1}', agent.name, agent.version) : vscode.l10n.t('Installing {0} {1}', agent.name, agent.version);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const controller = new AbortController();
@@ -103,7 +103,7 @@ export class AgentInstalls implements vscode.Disposable {
               if (step.received !== undefined) {
                 const increment = step.total ? ((step.received - reported) / step.total) * 100 : undefined;
                 reported = step.received;
-                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? ` of ${formatBytes(step.total)}` : ''}`, increment });
+                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? (' ' + vscode.l10n.t('of {0}', formatBytes(step.total))) : ''}`, increment });
               } else progress.report({ message: step.message });
             },
           });

@@ -9,7 +9,7 @@ type Item = vscode.QuickPickItem & { availability: AgentAvailability };
 function item(availability: AgentAvailability): Item {
   const { agent, installed, update, signIn } = availability;
   const view = agentChoice(agent, installed, update, signIn);
-  const signedIn = signIn === 'signed-in' ? 'signed in' : signIn === 'signed-out' ? 'not signed in' : undefined;
+  const signedIn = signIn === 'signed-in' ? vscode.l10n.t('signed in') : signIn === 'signed-out' ? vscode.l10n.t('not signed in') : undefined;
   const state = [update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail, signedIn].filter(Boolean).join(', ');
   return {
     label: agent.name,

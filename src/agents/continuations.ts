@@ -96,7 +96,7 @@ export class Continuations {
       if (next) await this.manager.close(next.key);
       return undefined;
     }
-    next.session.state.addNote('Forked by the agent from here', `${from.agentName} made this conversation from its own (session/fork): it knows everything up to here. The conversation this came from stays open in its own tab; pending changes stay pending.`);
+    next.session.state.addNote(vscode.l10n.t('Forked by the agent from here'), vscode.l10n.t('{0} made this conversation from its own (session/fork): it knows everything up to here. The conversation this came from stays open in its own tab; pending changes stay pending.', from.agentName));
     return next;
   }
 
@@ -170,12 +170,12 @@ export class Continuations {
       const toolCalls = entries.flatMap((e) => (e.kind === 'tool' && source.toolCalls.get(e.toolCallId) ? [source.toolCalls.get(e.toolCallId)!] : []));
       state.restore({ entries, toolCalls, plan: [], title: source.info.title });
     }
-    const left = context.omitted ? ` (the ${context.omitted} oldest left out, to stay within what an agent can take in)` : '';
-    const carried = context.included === 0 ? 'There is nothing before this point for the agent to know.' : `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message.`;
+    const left = context.omitted ? (' ' + vscode.l10n.t('(the {0} oldest left out, to stay within what an agent can take in)', context.omitted)) : '';
+    const carried = context.included === 0 ? vscode.l10n.t('There is nothing before this point for the agent to know.') : vscode.l10n.t('{0} messages and tool calls{1} go to {2} with your next message.', context.included, left, next.agentName);
     // Nothing said yet (a fork or edit of the first message): nothing to carry.
     if (context.included > 0) state.carryOver = context.text;
-    const kept = options.branch ? 'The conversation as it was is kept: Previous branch on the message shows it' : 'The conversation this came from stays open in its own tab';
-    state.addNote(options.title, `${carried} ${kept}; pending changes stay pending.`);
+    const kept = options.branch ? vscode.l10n.t('The conversation as it was is kept: Previous branch on the message shows it') : vscode.l10n.t('The conversation this came from stays open in its own tab');
+    state.addNote(options.title, vscode.l10n.t('{0} {1}; pending changes stay pending.', carried, kept));
     return next;
   }
 }

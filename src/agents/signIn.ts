@@ -41,7 +41,7 @@ export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[],
     if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined, ...(takesKey(method) ? { asksForKey: true } : {}) });
     else if (method.type === 'terminal' && terminalAuth) {
       // Said once: "Log in in a terminal", not "Log in in a terminal (in a terminal)".
-      const label = /terminal/i.test(method.name) ? method.name : `${method.name} (in a terminal)`;
+      const label = /terminal/i.test(method.name) ? method.name : vscode.l10n.t('{0} (in a terminal)', method.name);
       choices.push({ id: method.id, label, description: method.description ?? undefined });
     }
   }
@@ -65,13 +65,13 @@ export async function carryOutSignIn(
   const { choiceId } = answer;
   if (choiceId === CATALOG_CHOICE && agent.catalog?.signIn) {
     const shell = process.env.SHELL || '/bin/sh';
-    const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], { ...spec.env }, spec.cwd);
+    const code = await runInTerminal(vscode.l10n.t('Sign in to {0}', agent.name), process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], { ...spec.env }, spec.cwd);
     return code === 0 ? 'restart' : 'cancelled';
   }
   const method = methods.find((m) => m.id === choiceId);
   if (!method) return 'cancelled';
   if (method.type === 'terminal') {
-    const code = await runInTerminal(`Sign in to ${agent.name}`, spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
+    const code = await runInTerminal(vscode.l10n.t('Sign in to {0}', agent.name), spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
     if (code !== 0) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: signing in to {0} did not succeed (exit {1}).', agent.name, code ?? vscode.l10n.t('unknown')));
       return 'cancelled';
