@@ -70,7 +70,7 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
     const kind = this.pending.kindOf(fsPath);
     const left = entry.baseline === null ? emptyUri(fsPath, 'created') : baselineUri(fsPath);
     const right = kind === 'deleted' ? emptyUri(fsPath, 'deleted') : vscode.Uri.file(fsPath);
-    const what = kind === 'created' ? 'Agent created' : kind === 'deleted' ? 'Agent deleted' : 'Agent changes';
+    const what = kind === 'created' ? vscode.l10n.t('Agent created') : kind === 'deleted' ? vscode.l10n.t('Agent deleted') : vscode.l10n.t('Agent changes');
     const selection = options.line === undefined ? undefined : new vscode.Range(options.line, 0, options.line, 0);
     await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(fsPath)} (${what})`, { preview: options.preview ?? false, selection });
   }
@@ -79,7 +79,7 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
   async openProposal(p: Proposal): Promise<void> {
     const exists = !!openDocument(p.path) || p.original !== null;
     const left = exists ? vscode.Uri.file(p.path) : emptyUri(p.path, 'created');
-    const label = p.mode === 'ask' ? 'Agent proposal — waiting for you' : 'Agent proposal — you have unsaved changes';
+    const label = p.mode === 'ask' ? vscode.l10n.t('Agent proposal — waiting for you') : vscode.l10n.t('Agent proposal — you have unsaved changes');
     await vscode.commands.executeCommand('vscode.diff', left, p.uri, `${path.basename(p.path)} (${label})`, { preview: false });
   }
 

@@ -68,7 +68,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     const target = targetOf(arg);
     const hunk = target && (await hunkFor(target, arg, given));
     if (!target || target.kind === 'opaque' || !hunk) {
-      void vscode.window.setStatusBarMessage('Howdah: no agent change here.', 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Howdah: no agent change here.'), 3000);
       return false;
     }
     const done =
@@ -76,7 +76,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
         ? await (accept ? proposals.acceptHunk(target.proposal, hunk) : proposals.rejectHunk(target.proposal, hunk))
         : await (accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk));
     // A lens a refresh late whose change was decided or edited since: say so rather than do nothing silently.
-    if (!done) void vscode.window.setStatusBarMessage('Howdah: that change is no longer there (decided or edited since).', 4000);
+    if (!done) void vscode.window.setStatusBarMessage(vscode.l10n.t('Howdah: that change is no longer there (decided or edited since).'), 4000);
     return done;
   };
 

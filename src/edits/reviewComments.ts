@@ -51,7 +51,7 @@ type SavedThread = z.output<typeof SavedThread>;
  * in workspace state, so a reload loses none of what the user wrote.
  */
 export class ReviewComments implements vscode.Disposable {
-  private readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, 'Howdah review');
+  private readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, vscode.l10n.t('Howdah review'));
   private readonly threads = new Set<vscode.CommentThread>();
   private readonly disposables: vscode.Disposable[] = [];
 
