@@ -68,5 +68,5 @@ function fileAttachment(uri: vscode.Uri): Attachment {
 async function pickFiles(): Promise<vscode.Uri[]> {
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && active.scheme === 'file') return [active];
-  return (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Add to Chat', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri })) ?? [];
+  return (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Add to Chat'), defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri })) ?? [];
 }

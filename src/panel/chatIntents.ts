@@ -99,11 +99,11 @@ export class ChatIntents implements vscode.Disposable {
       case 'elicitation':
         return this.answerQuestion(message);
       case 'setMode':
-        return this.guard('change the mode', active?.session.setMode(message.modeId));
+        return this.guard(vscode.l10n.t('change the mode'), active?.session.setMode(message.modeId));
       case 'setConfigOption':
-        return this.guard('change the setting', active?.session.setConfigOption(message.configId, message.value));
+        return this.guard(vscode.l10n.t('change the setting'), active?.session.setConfigOption(message.configId, message.value));
       case 'setModel':
-        return this.guard('change the model', active?.session.setModel(message.modelId));
+        return this.guard(vscode.l10n.t('change the model'), active?.session.setModel(message.modelId));
       case 'openLink':
         return openLink(message.href);
       case 'openLocation':

@@ -29,7 +29,7 @@ export async function openLink(href: string): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('The link is not a valid address.'));
     return;
   }
-  if (await confirm(`Open this ${scheme === 'mailto' ? 'mail address' : 'link'} from the agent?`, href)) await vscode.env.openExternal(uri);
+  if (await confirm(vscode.l10n.t('Open this {0} from the agent?', scheme === 'mailto' ? vscode.l10n.t('mail address') : vscode.l10n.t('link')), href)) await vscode.env.openExternal(uri);
 }
 
 export async function openLocation(path: string, line?: number): Promise<void> {
@@ -38,7 +38,7 @@ export async function openLocation(path: string, line?: number): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: open a folder first.', revealInvisible(path)));
     return;
   }
-  if (!vscode.workspace.getWorkspaceFolder(uri) && !(await confirm('Open this file outside the workspace?', uri.fsPath))) return;
+  if (!vscode.workspace.getWorkspaceFolder(uri) && !(await confirm(vscode.l10n.t('Open this file outside the workspace?'), uri.fsPath))) return;
   const position = line !== undefined && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
   try {
     await vscode.window.showTextDocument(uri, { preview: true, selection: position ? new vscode.Range(position, position) : undefined });

@@ -65,13 +65,13 @@ export class PermissionAlerts implements vscode.Disposable {
     for (const managed of this.sessions.list()) {
       for (const record of managed.session.elicitations.pending) {
         count++;
-        this.announce(`${managed.key}/q${record.key}`, waitingNow, managed.key, `${managed.agentName} asks you: “${revealInvisible(record.message)}”`);
+        this.announce(`${managed.key}/q${record.key}`, waitingNow, managed.key, vscode.l10n.t('{0} asks you: “{1}”', managed.agentName, revealInvisible(record.message)));
       }
     }
     const start = this.sessions.startQuestions?.current;
     if (start) {
       count += this.sessions.startQuestions?.count ?? 1;
-      this.announce(`start/q${start.record.key}`, waitingNow, undefined, `${start.agentName} asks you: “${revealInvisible(start.record.message)}”`);
+      this.announce(`start/q${start.record.key}`, waitingNow, undefined, vscode.l10n.t('{0} asks you: “{1}”', start.agentName, revealInvisible(start.record.message)));
     }
     // Forget answered prompts so the set does not grow for ever.
     for (const id of this.notified) if (!waitingNow.has(id)) this.notified.delete(id);
@@ -110,7 +110,7 @@ export class PermissionAlerts implements vscode.Disposable {
     const items: (vscode.MessageItem & { optionId?: string })[] = permission.options.map((o) => ({ title: revealInvisible(o.name), optionId: o.optionId }));
     const show: vscode.MessageItem & { optionId?: string } = { title: vscode.l10n.t('Show in Chat') };
     // The title is the agent's own words: quoted, with hidden characters made visible.
-    const message = `${managed.agentName} asks for permission: “${revealInvisible(call.title)}”`;
+    const message = vscode.l10n.t('{0} asks for permission: “{1}”', managed.agentName, revealInvisible(call.title));
     const choice = await vscode.window.showInformationMessage(message, ...items, show);
     if (!choice) return;
     if (choice === show) {

@@ -43,7 +43,7 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     const name = content.path.split(/[\\/]/).pop() || content.path;
     const left = this.store(content.oldText ?? '', `${name} (before)`, content.path);
     const right = this.store(content.newText, `${name} (after)`, content.path);
-    const label = content.oldText == null ? `${name} (new file, from ${call.title})` : `${name} (change from ${call.title})`;
+    const label = content.oldText == null ? vscode.l10n.t('{0} (new file, from {1})', name, call.title) : vscode.l10n.t('{0} (change from {1})', name, call.title);
     await vscode.commands.executeCommand('vscode.diff', left, right, label, { preview: true });
   }
 
