@@ -136,7 +136,7 @@ export function registerTerminals(context: { subscriptions: { dispose(): unknown
       const source = ours ? sourceOf(ours) : model?.replaySource(terminalId);
       if (!source) return false;
       if (ours?.isReleased) source.kill = undefined;
-      show(terminalId, source, ours ? `$ ${ours.commandLine}    (${ours.cwd})` : `${source.title} (run by the agent)`, true);
+      show(terminalId, source, ours ? `$ ${ours.commandLine}    (${ours.cwd})` : vscode.l10n.t('{0} (run by the agent)', source.title), true);
       return true;
     },
   };
@@ -154,7 +154,7 @@ function readSettings(): TerminalSettings {
 
 /** The modal question: the full command (hidden characters shown), where it runs, and why it asks. */
 async function askToRun(request: ConfirmRequest): Promise<boolean> {
-  const why = request.reasons.length ? `\n\nAsking because ${request.reasons.join('; and ')}.` : '';
+  const why = request.reasons.length ? ('\n\n' + vscode.l10n.t('Asking because {0}.', request.reasons.join('; and '))) : '';
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('{0} wants to run a command', request.agentName),
     { modal: true, detail: vscode.l10n.t('{0}\n\nin {1}{2}', request.commandLine, request.cwd, why) },
