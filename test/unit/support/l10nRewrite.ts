@@ -8,7 +8,7 @@ import { type Finding, messageOf, scanSource } from './l10nScan';
  * and its substitutions as arguments. What it cannot rewrite (braces in the text) is returned for a person.
  */
 
-const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}'`;
+const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
 
 const VALUE_VSCODE = /^import \* as vscode from 'vscode';$/m;
 const L10N_IMPORT = "import * as l10n from '@vscode/l10n';";

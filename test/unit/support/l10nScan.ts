@@ -31,6 +31,10 @@ export const NOT_TRANSLATED: ReadonlyArray<{ readonly file: string; readonly tex
   { file: 'webview/render/toolIcons.ts', text: 'loading codicon-modifier-spin', why: 'a class list' },
   ...['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic', 'Hebrew', 'Thai', 'Devanagari'].map((text) => ({ file: 'src/shared/linkSafety.ts', text, why: 'a Unicode script name for a \\p{Script=…} pattern' })),
   { file: 'src/shared/elicitationSchema.ts', text: 'requestedSchema is not an object schema with properties: {0}', why: 'answered to the agent as the reason its request was refused (invalid params)' },
+  { file: 'src/edits/reviewActions.ts', text: 'Refused path {0}: it is now a symbolic link.', why: 'the reason a refused write is answered to the agent with' },
+  { file: 'src/agents/managedSession.ts', text: 'session {0}', why: 'the name of the session\'s disposal scope, for leak reports' },
+  { file: 'src/panel/editorContext.ts', text: 'the workspace', why: 'part of the problems text sent to the agent' },
+  { file: 'src/agents/registryService.ts', text: 'Howdah: Agent Registry', why: 'an output channel\'s name, which the logs and the docs name as it is' },
   { file: 'src/panel/promptBlocks.ts', text: 'problems', why: 'the @-mention keyword the user types (`@problems`), like a command name' },
   { file: 'src/agents/agentLauncher.ts', text: 'Howdah', why: 'the client name sent to the agent in `initialize` (clientInfo), not shown in VS Code' },
   { file: 'src/acp/errors.ts', text: 'Message of at least {0} bytes exceeds the {1}-byte limit and was dropped', why: 'a framing error of the protocol layer: written to the log and answered to the agent, not shown' },
@@ -60,6 +64,18 @@ const PAGE_NON_TEXT_CALLS = new Set(['querySelector', 'querySelectorAll', 'close
 /** …and these properties (markup, not text). */
 const PAGE_NON_TEXT_PROPERTIES = new Set(['class', 'className', 'type', 'role', 'id', 'key', 'kind', 'status', 'op', 'href', 'rel', 'name', 'value', 'for', 'action', 'mode', 'tabindex', 'autocomplete', 'inputmode', 'lang', 'dir', 'method', 'target', 'mimeType', 'uri', 'severity', 'choice']);
 const PROSE = /(^|[^\p{L}])\p{Lu}\p{Ll}+($|[^\p{L}])|\p{L}\s+\p{L}|\{\d+\}\s+\p{L}|\p{L}\s+\{\d+\}/u;
+
+/**
+ * Host files whose prose is all for the user (dialogs built from pieces, banners, notices, titles): checked like the
+ * page. Elsewhere on the host, prose is often for the agent (tool errors it reads and acts on) or for the log, and
+ * must stay English, so only the user-facing positions above are checked there.
+ */
+const HOST_PROSE_FILES = [
+  'src/panel/chatIntents.ts', 'src/panel/gateView.ts', 'src/panel/linkOpener.ts', 'src/panel/permissionAlerts.ts', 'src/panel/toolDiff.ts', 'src/panel/chatCommands.ts', 'src/panel/editorContext.ts',
+  'src/agents/agentInstalls.ts', 'src/agents/continuations.ts', 'src/agents/continueSession.ts', 'src/agents/registryService.ts', 'src/agents/sessionRunner.ts', 'src/agents/signIn.ts', 'src/agents/signInStates.ts', 'src/agents/signOut.ts', 'src/agents/agentPicker.ts', 'src/agents/managedSession.ts', 'src/agents/workspaceTrust.ts',
+  'src/edits/checkpoints.ts', 'src/edits/diffViews.ts', 'src/edits/editCommands.ts', 'src/edits/reviewActions.ts', 'src/edits/reviewRounds.ts', 'src/edits/reviewComments.ts',
+  'src/terminals/agentTerminals.ts', 'src/terminals/terminalView.ts',
+];
 
 /** DOM calls whose string arguments become text nodes. */
 const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'createTextNode', 'after', 'before', 'replaceWith']);
@@ -119,7 +135,7 @@ export function scanSource(file: string, text: string): Finding[] {
   const domBuilder = source.statements.some((s) => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && /\/dom$/.test(s.moduleSpecifier.text) && /\bh\b/.test(s.importClause?.getText() ?? '')) || /\bexport function h\b/.test(text);
   const inPage = /(^|[\\/])webview[\\/]/.test(file);
   // The page's own text, and what src/shared builds for it (link warnings, form errors): prose wherever it stands.
-  const proseEverywhere = inPage || /(^|[\\/])src[\\/]shared[\\/]/.test(file);
+  const proseEverywhere = inPage || /(^|[\\/])src[\\/]shared[\\/]/.test(file) || HOST_PROSE_FILES.some((f) => file.replace(/\\/g, '/').endsWith(f));
   const found = new Map<TextLiteral, string>();
   const translated = new Set<string>();
   const add = (sink: string, expr: ts.Expression | undefined) => {
@@ -138,7 +154,8 @@ export function scanSource(file: string, text: string): Finding[] {
       const first = node.arguments[0];
       // A translated button: what the notification returns is this translation.
       const parent = node.parent;
-      const button = ts.isCallExpression(parent) && NOTIFY.has(calleeName(parent) ?? '') && parent.arguments.indexOf(node) > 0;
+      // (`questions.ask(message, detail, ...choices)` is the host's modal question: its choices too.)
+      const button = ts.isCallExpression(parent) && (NOTIFY.has(calleeName(parent) ?? '') || calleeName(parent) === 'ask') && parent.arguments.indexOf(node) > 0;
       if (button && first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) translated.add(first.text);
       // A spread list of buttons: each translated entry in it.
       if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isParenthesizedExpression(parent) || ts.isConditionalExpression(parent)) {
@@ -148,7 +165,7 @@ export function scanSource(file: string, text: string): Finding[] {
     } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       const name = calleeName(node);
       const args = node.arguments ?? ts.factory.createNodeArray<ts.Expression>();
-      if (name && NOTIFY.has(name)) {
+      if (name && (NOTIFY.has(name) || (name === 'ask' && !inPage))) {
         for (const arg of args) {
           if (ts.isObjectLiteralExpression(arg)) continue;
           // `...actions`: the buttons were listed in a variable of this file.
