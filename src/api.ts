@@ -1,3 +1,5 @@
+import type { AgentHistory, PastSessionGroup } from './session/pastSessions';
+
 /**
  * What `activate` returns: the surface the integration tests (and other extensions) drive Howdah through.
  * Everything here is also reachable from the UI; the API exists so tests can assert on real state
@@ -31,6 +33,15 @@ export interface HowdahApi {
   chooseSignIn(choiceId: string | undefined, key?: string): void;
   /** The active session's agent's own list of past sessions for this workspace (`session/list`), if it can list. */
   agentHistory(): Promise<{ agentId: string; sessions: { sessionId: string; cwd: string; title?: string | null }[] } | undefined>;
+  /**
+   * "Open Past Session…"'s groups once every installed agent (or those named) answered `session/list`, asked in the
+   * background and cached for the window; `refresh` asks again.
+   */
+  pastSessions(options?: { agentIds?: string[]; refresh?: boolean }): Promise<PastSessionGroup[]>;
+  /** The next pages of one agent's list ("Load more"), after `cursor`. */
+  morePastSessions(agentId: string, cursor: string): Promise<AgentHistory | undefined>;
+  /** The lines of agent `agentId`'s output channel (also for agents started without a session). */
+  agentLogOf(agentId: string): string[];
   /** Opens a past conversation as "Open Past Session…" does (an agent-listed one is loaded); resolves to its key. */
   openPast(entry: { agentId: string; sessionId: string; cwd: string; title?: string }): Promise<string | undefined>;
   /** Starts the session's agent again and continues the conversation (as the Restart button does). */
@@ -58,6 +69,8 @@ export interface HowdahApi {
   panelAttachments(): unknown[];
   /** The unsaved-files notice holding a sent message: its id (for `unsavedChoice`) and the files. */
   panelUnsavedNotice(): { id: number; files: string[] } | undefined;
+  /** The chat panel's header as the page gets it now (JSON). */
+  panelHeader(): unknown;
   /** Closes the session as the Close Session command does: its agent stops, everything created for it goes. */
   close(sessionKey: string): Promise<void>;
   /** Closes the session and deletes its saved transcript, as Delete Conversation does. */

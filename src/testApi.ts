@@ -2,8 +2,9 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { BranchIndex } from './agents/branchIndex';
-import { agentHistory } from './agents/historyPicker';
+import { agentHistory, pastSessionGroups } from './agents/historyPicker';
 import type { SessionManager } from './agents/sessionManager';
+import type { SessionStore } from './agents/sessionStore';
 import type { HowdahApi, ResourceCounts } from './api';
 import { liveScopeCount } from './base/disposables';
 import { emitterListenerCount } from './base/event';
@@ -11,8 +12,8 @@ import type { ReviewComments } from './edits/reviewComments';
 import type { ChatPanelProbe } from './panel/registerChatPanel';
 
 /** The API `activate` returns, over the session manager and the chat panel. */
-export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras: { branches?: BranchIndex; reviews?: ReviewComments } = {}): HowdahApi {
-  const { branches, reviews } = extras;
+export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras: { branches?: BranchIndex; reviews?: ReviewComments; store?: SessionStore } = {}): HowdahApi {
+  const { branches, reviews, store } = extras;
   const session = (key: string) => {
     const managed = manager.get(key);
     if (!managed) throw new Error(`No session ${key}`);
@@ -55,6 +56,15 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     signInRequest: () => manager.signInRequest,
     chooseSignIn: (choiceId, key) => manager.chooseSignIn(choiceId, key),
     agentHistory: () => agentHistory(manager),
+    pastSessions: async (options = {}) => {
+      if (!store) throw new Error('no session store in this window');
+      return pastSessionGroups(manager, store, options);
+    },
+    morePastSessions: async (agentId, cursor) => {
+      const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      return cwd ? manager.histories.more(agentId, cwd, cursor) : undefined;
+    },
+    agentLogOf: (agentId) => manager.probes.agentLogLinesOf(agentId),
     openPast: async (entry) => (await manager.openPast(entry))?.key,
     restart: (key) => manager.restart(session(key).key),
     protocolProblems: (key) => {
@@ -67,6 +77,7 @@ export function createApi(manager: SessionManager, panel: ChatPanelProbe, extras
     panelIntent: (message) => panel.intent(message),
     panelAttachments: () => JSON.parse(JSON.stringify(panel.attached)),
     panelUnsavedNotice: () => panel.unsavedNotice,
+    panelHeader: () => JSON.parse(JSON.stringify(panel.header)),
     recordOpenedLinks: (on) => panel.links.record(on),
     openedLinks: () => [...panel.links.opened],
     close: (key) => manager.close(session(key).key),

@@ -14,7 +14,9 @@ export class Announcer {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   announce(markdownText: string): void {
+    // Only the beginning can be said: the rest of a 10 MiB answer is not even looked at.
     const plain = markdownText
+      .slice(0, 4 * MAX)
       .replace(/```[^\n]*\n[\s\S]*?(```|$)/g, ' (code) ')
       .replace(/[#*_`>~|]+/g, ' ')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -5,6 +5,7 @@ import type { HostChannel } from './hostChannel';
 import { setWorkspaceFolders } from './paths';
 import { PromptEditor } from './prompt/promptEditor';
 import type { Post } from './render/contentBlocks';
+import { AllowancesSummary } from './render/allowances';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
 import { UnsavedNotice } from './render/unsavedNotice';
@@ -26,6 +27,7 @@ export class ChatApp {
   readonly store = new TranscriptStore();
   private readonly header: Header;
   private readonly gate: GateBanner;
+  private readonly allowances: AllowancesSummary;
   private readonly transcript: Transcript;
   private readonly plan = new PlanView();
   private readonly prompt: PromptEditor;
@@ -54,11 +56,12 @@ export class ChatApp {
     };
     this.header = new Header(post);
     this.gate = new GateBanner(post);
+    this.allowances = new AllowancesSummary(post);
     this.transcript = new Transcript(this.store, post, this.announcer);
     this.prompt = new PromptEditor(host);
     this.queue = new QueueList(post, this.announcer, () => this.prompt.focus());
     this.unsaved = new UnsavedNotice(post, this.announcer, () => this.prompt.focus());
-    root.append(this.header.element, this.gate.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
+    root.append(this.header.element, this.gate.element, this.allowances.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
@@ -99,6 +102,22 @@ export class ChatApp {
     return this.transcript.nodeCount();
   }
 
+  /** Everything the page was sent is on screen: no change, backlog or frame waits (the benchmark reads it). */
+  settled(): boolean {
+    return !this.store.hasChanges() && !this.transcript.backlog && this.frame === undefined && this.waiting === undefined;
+  }
+
+  /** Options for the benchmark's side-by-side: the transcript's block virtualisation on or off. */
+  configure(options: { virtualize?: boolean }): void {
+    if (options.virtualize !== undefined) this.transcript.virtualizer.setEnabled(options.virtualize);
+  }
+
+  /** What the block virtualiser did (tests and the benchmark). */
+  virtualizerStats(): { placeholders: number; restored: number } {
+    const v = this.transcript.virtualizer;
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored };
+  }
+
   /** Renders now what changed (normally called from the frame callback). */
   render(): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
@@ -117,6 +136,7 @@ export class ChatApp {
       if (setWorkspaceFolders(this.store.header.workspaceFolders)) changes.reset = true;
     }
     this.transcript.render(changes, true);
+    this.allowances.update(this.store.header.allowances, this.store.length > 0, this.store.header.sessionKey);
     if (changes.plan || changes.turn) this.plan.update(this.store.plan, this.store.turn);
     if (changes.turn) this.prompt.setTurn(this.store.turn);
     if (changes.queue) this.queue.update(this.store.queue, changes.reset);

@@ -14,5 +14,8 @@ Object.defineProperty(window, '__howdah', { value: Object.freeze({
     renders: () => app.renders,
     renderStats: () => ({ renders: app.renders, totalMs: app.renderMs, longestMs: app.longestRenderMs }),
     render: () => app.render(),
+    settled: () => app.settled(),
+    configure: (options: { virtualize?: boolean }) => app.configure(options),
+    virtualizer: () => app.virtualizerStats(),
   }) });
 host.post({ type: 'ready' });

@@ -17,6 +17,11 @@ export interface StoreChanges {
   /** Older entries were prepended (the page asked for them). */
   earlier: boolean;
   readonly entries: Map<number, EntryChange>;
+  /**
+   * For an entry whose change is 'append': the text appended, in order. Renderers take these rather than slicing the
+   * entry's text, since reading a string built by appending copies all of it (a 10 MiB answer, every frame).
+   */
+  readonly appended: Map<number, string[]>;
   header: boolean;
   plan: boolean;
   commands: boolean;
@@ -83,6 +88,11 @@ export class TranscriptStore {
           if (entry.text.length !== op.offset) return 'resync';
           this.entries[op.index - this.first] = { ...entry, text: entry.text + op.delta };
           this.markEntry(op.index, 'append');
+          if (this.changes.entries.get(op.index) === 'append') {
+            const pieces = this.changes.appended.get(op.index);
+            if (pieces) pieces.push(op.delta);
+            else this.changes.appended.set(op.index, [op.delta]);
+          }
           break;
         }
         case 'header':
@@ -147,9 +157,10 @@ export class TranscriptStore {
     // A replace after an append (or the other way round) in one frame is a replace.
     const before = this.changes.entries.get(index);
     this.changes.entries.set(index, before === 'replace' || change === 'replace' ? 'replace' : 'append');
+    if (change === 'replace') this.changes.appended.delete(index);
   }
 }
 
 function noChanges(): StoreChanges {
-  return { reset: false, earlier: false, entries: new Map(), header: false, plan: false, commands: false, turn: false, queue: false };
+  return { reset: false, earlier: false, entries: new Map(), appended: new Map(), header: false, plan: false, commands: false, turn: false, queue: false };
 }

@@ -7,6 +7,7 @@ import { JsonRpcConnection, type JsonRpcOptions, type ProtocolWarning, type Requ
 import { agentMethods, agentNotifications, clientMethodByName, clientMethods, type AgentMethodName, type ParamsOf, type ResultOf } from './methods';
 import type { AgentCapabilities, InitializeResult } from './schema/agentMethods';
 import type { ElicitationParams, PermissionOutcome, RequestPermissionParams } from './schema/clientMethods';
+import { parseSessionNotification } from './schema/textChunk';
 import * as l10n from '@vscode/l10n';
 
 export const PROTOCOL_VERSION = 1;
@@ -104,7 +105,7 @@ export class AcpConnection {
   private handleNotification(method: string, params: unknown): void {
     const key = clientMethodByName.get(method);
     if (key === 'sessionUpdate') {
-      const parsed = clientMethods.sessionUpdate.params.safeParse(params);
+      const parsed = parseSessionNotification(params);
       if (parsed.success) this.handlers.sessionUpdate(parsed.data);
       else this.warn({ kind: 'invalid-message', message: `Invalid session/update: ${z.prettifyError(parsed.error)}` });
     } else if (key === 'completeElicitation' && clientMethods.completeElicitation.advertised(this.capabilities)) {

@@ -25,7 +25,45 @@ export class LineSplitter {
   ) {}
 
   push(chunk: Buffer): void {
+    if (!this.skipping && this.pushWhole(chunk)) return;
+    this.pushLines(chunk, 0);
+  }
+
+  /**
+   * The common case: everything up to the chunk's last newline, with what was kept before it, is within the cap, so no
+   * line in it can be over: it is decoded with one call and split as text (decoding line by line costs more than the
+   * parse). Returns false, having done nothing, when the cap needs each line's size.
+   */
+  private pushWhole(chunk: Buffer): boolean {
+    const last = chunk.lastIndexOf(10);
+    if (last === -1 || this.pending + last > this.maxBytes) return false;
+    let text: string;
+    if (this.parts.length === 0) {
+      text = chunk.toString('utf8', 0, last);
+    } else {
+      this.parts.push(chunk.subarray(0, last));
+      text = Buffer.concat(this.parts).toString('utf8');
+      this.reset();
+    }
     let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      this.emit(nl === -1 ? text.slice(start) : text.slice(start, nl));
+      if (nl === -1) break;
+      start = nl + 1;
+    }
+    this.keep(chunk.subarray(last + 1));
+    return true;
+  }
+
+  private emit(line: string): void {
+    const text = line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
+    if (text.length > 0) this.sink.line(text);
+  }
+
+  /** Line by line, each line's bytes counted against the cap. */
+  private pushLines(chunk: Buffer, from: number): void {
+    let start = from;
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) {
@@ -53,8 +91,7 @@ export class LineSplitter {
         text = Buffer.concat(this.parts).toString('utf8');
         this.reset();
       }
-      if (text.length > 0 && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-      if (text.length > 0) this.sink.line(text);
+      this.emit(text);
     }
   }
 

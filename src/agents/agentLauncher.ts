@@ -6,6 +6,7 @@ import type { ClientHandlers } from '../acp/clientHandlers';
 import { ProtocolRecorder } from '../acp/protocolRecorder';
 import { formatTrace, type TraceLevel } from '../acp/trace';
 import type { AgentLog } from './agentLog';
+import { FormAnswerRedaction } from './formAnswerRedaction';
 
 /** The capabilities a new connection offers, from the user's settings at the time it starts. */
 export function capabilitySettings(terminalsAvailable: boolean): CapabilitySettings {
@@ -49,13 +50,16 @@ export function launchAgent(
 ): { connection: AgentConnection; recorder: ProtocolRecorder } {
   const capabilities = buildClientCapabilities(settings);
   const recorder = new ProtocolRecorder(capabilities);
+  const answers = new FormAnswerRedaction();
   log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd})`);
   const connection = new AgentConnection(spec, {
     name,
     clientInfo: { name: 'howdah', title: 'Howdah', version },
     capabilities,
     stderr: (line) => log.stderr(line),
-    trace: (event) => {
+    trace: (raw) => {
+      // What the user typed into a secret-looking form field is never recorded (the agent gets it all the same).
+      const event = answers.redact(raw);
       recorder.trace(event);
       const level = currentTraceLevel();
       if (level === 'off') return;

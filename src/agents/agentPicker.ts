@@ -1,20 +1,18 @@
 import * as vscode from 'vscode';
-import { agentChoice } from '../shared/agentChoice';
+import { agentChoice, agentPickRow } from '../shared/agentChoice';
 import { ACCOUNT_HOMES } from './accountHomes';
 import type { AgentAvailability, AgentRegistry } from './agentRegistry';
 
 type Item = vscode.QuickPickItem & { availability: AgentAvailability };
 
-/** One agent as a Quick Pick row: name, version, licence, how it is distributed, installed or not. */
+/** One agent as a Quick Pick row: name, version, licence, how it is distributed, where it was found; the command line in the detail. */
 function item(availability: AgentAvailability): Item {
   const { agent, installed, update, signIn } = availability;
   const view = agentChoice(agent, installed, update, signIn);
   const signedIn = signIn === 'signed-in' ? vscode.l10n.t('signed in') : signIn === 'signed-out' ? vscode.l10n.t('not signed in') : undefined;
-  const state = [update ? `update to ${update}` : installed ? 'installed' : view.canInstall ? 'not installed' : view.detail, signedIn].filter(Boolean).join(', ');
+  const state = [update ? `update to ${update}` : installed ? undefined : view.canInstall ? 'not installed' : undefined, signedIn].filter(Boolean).join(', ');
   return {
-    label: agent.name,
-    description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
-    detail: view.description ?? (installed ? [agent.command, ...agent.args].join(' ') : view.detail),
+    ...agentPickRow(view, state),
     ...(view.icon ? { iconPath: vscode.Uri.parse(view.icon) } : {}),
     availability,
   };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ConnectionClosedError, ErrorCode, RpcError, type StopCause } from '../acp/errors';
-import type { InitializeResult, McpServer } from '../acp/schema/agentMethods';
+import type { McpServer } from '../acp/schema/agentMethods';
 import { DisposableStore } from '../base/disposables';
 import type { SessionLifecycle } from '../session/lifecycle';
 import type { AgentLog } from './agentLog';
@@ -107,13 +107,15 @@ export class AgentStarter {
    * The MCP servers for a session call: the session's own editor-context server first (`own`), then
    * `howdah.mcpServers` (one there with the same name is left out, said in the log).
    */
-  mcpServers(init: InitializeResult, log: AgentLog, own?: McpServer): McpServer[] {
-    const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), init.agentCapabilities);
+  mcpServers(started: Pick<Started, 'init' | 'router'>, log: AgentLog, own?: McpServer): McpServer[] {
+    const { servers, problems } = mcpServersFor(vscode.workspace.getConfiguration('howdah').get('mcpServers'), started.init.agentCapabilities);
     for (const problem of problems) log.warn(problem);
-    if (!own) return servers;
-    const clash = servers.filter((s) => s.name === own.name);
-    if (clash.length) log.warn(`howdah.mcpServers has a server named "${own.name}", the name of Howdah's editor-context server; not passed on.`);
-    return [own, ...servers.filter((s) => s.name !== own.name)];
+    const clash = own && servers.some((s) => s.name === own.name);
+    if (own && clash) log.warn(`howdah.mcpServers has a server named "${own.name}", the name of Howdah's editor-context server; not passed on.`);
+    const passed = own ? [own, ...servers.filter((s) => s.name !== own.name)] : servers;
+    // What the panel's "what the agent may do" summary shows.
+    started.router.passedMcpServers = { servers: passed, own: own?.name };
+    return passed;
   }
 
   /**

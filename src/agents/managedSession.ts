@@ -10,6 +10,8 @@ import type { Session } from '../session/session';
 import type { AgentLog } from './agentLog';
 import type { KnownAgent } from './agentRegistry';
 import type { SessionRouter } from './sessionRouter';
+import { sessionAllowances } from './sessionAllowances';
+import type { AllowancesView } from '../shared/allowances';
 import type { StartFailure } from './startFailure';
 import * as l10n from '@vscode/l10n';
 
@@ -98,6 +100,11 @@ export class Managed implements ManagedSession {
 
   get router(): SessionRouter | undefined {
     return this.started?.router;
+  }
+
+  /** What the agent may do: the folders, read, write, commands, MCP servers (the panel shows it before the first prompt). */
+  get allowances(): AllowancesView {
+    return sessionAllowances(this.cwd, this.router);
   }
 
   get status(): ManagedStatus {

@@ -8,6 +8,7 @@ import { LimitedRestarts, type RestartPolicy } from '../session/restartPolicy';
 import { withDirectories } from '../session/directories';
 import { Session } from '../session/session';
 import type { TerminalsService } from '../terminals/agentTerminals';
+import { AgentHistories } from './agentHistories';
 import { AgentLog } from './agentLog';
 import { AgentNotFoundError, AgentRegistry, type AgentSources, type KnownAgent } from './agentRegistry';
 import { AgentStarter } from './agentStarter';
@@ -73,6 +74,8 @@ export class SessionManager implements vscode.Disposable {
   readonly questions = new AgentQuestions(() => this.sessions.values(), this.startQuestions);
   private readonly starter: AgentStarter;
   private readonly runner: SessionRunner;
+  /** Every installed agent's own session list, asked once per window (Open Past Session). */
+  readonly histories: AgentHistories;
   /** Agents start only in a trusted workspace. */
   readonly trust = new WorkspaceTrust();
   private readonly trustChanged = this.trust.onDidChange(() => this.changed.fire());
@@ -84,6 +87,7 @@ export class SessionManager implements vscode.Disposable {
     this.registry = new AgentRegistry(options.agents);
     this.restartPolicy = options.restartPolicy ?? (() => new LimitedRestarts());
     this.starter = new AgentStarter(this.registry, this.signIns, version, this.trust, options.terminals, this.startQuestions, this.slowStarts, options.editorContext);
+    this.histories = new AgentHistories(this.registry, this.starter, (agent) => this.logFor(agent), (agentId) => this.probes.connectionOfAgent(agentId));
     this.runner = new SessionRunner(this.starter, options.edits, () => this.changed.fire(), (event) => this.crashes.fire(event));
   }
 
@@ -156,7 +160,7 @@ export class SessionManager implements vscode.Disposable {
       started = await this.starter.start(agent, cwd, log);
       const result = await this.starter.withSignIn(agent, started, log, lifecycle, (s) =>
         during('session/new', s.connection, () =>
-          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s.init, log, editorContext?.server) }, s.connection.acp.agent, s.router.roots), signal)),
+          this.slowStarts.run(agent.name, 'session/new', (signal) => s.connection.acp.call('newSession', withDirectories({ cwd, mcpServers: this.starter.mcpServers(s, log, editorContext?.server) }, s.connection.acp.agent, s.router.roots), signal)),
         ),
       );
       started = result.started;

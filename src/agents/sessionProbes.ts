@@ -25,6 +25,10 @@ export class SessionProbes {
     this.logs.get(agentId)?.show();
   }
 
+  agentLogLinesOf(agentId: string): string[] {
+    return this.logs.get(agentId)?.lines() ?? [];
+  }
+
   agentLogLines(key: string): string[] {
     return this.sessions.get(key)?.log.lines() ?? [];
   }
@@ -41,6 +45,14 @@ export class SessionProbes {
     const connection = managed?.lifecycle.isRunning ? managed.connection : undefined;
     const init = connection?.initializeResult;
     return connection && init && { acp: connection.acp, init };
+  }
+
+  /** A running connection of agent `agentId`, from any of its sessions (to ask it without starting another). */
+  connectionOfAgent(agentId: string): AcpConnection | undefined {
+    for (const managed of this.sessions.values()) {
+      if (managed.agent.id === agentId && managed.lifecycle.isRunning && managed.connection?.initializeResult) return managed.connection.acp;
+    }
+    return undefined;
   }
 
   showLog(key: string): void {

@@ -7,6 +7,8 @@ import type { DisposableStore } from '../base/disposables';
 import type { Session } from '../session/session';
 import { AgentFiles } from '../workspace/agentFiles';
 import type { ProtocolRecorder } from '../acp/protocolRecorder';
+import type { CapabilitySettings } from '../acp/capabilities';
+import type { McpServer } from '../acp/schema/agentMethods';
 import { capabilitySettings, launchAgent } from './agentLauncher';
 import type { AgentLog } from './agentLog';
 import type { TerminalsService } from '../terminals/agentTerminals';
@@ -38,6 +40,10 @@ export class SessionRouter {
   ) {}
 
   private plainRoots: readonly string[] = [];
+  /** The file and terminal capabilities this connection offered (the settings at its launch). */
+  offered: CapabilitySettings | undefined;
+  /** The MCP servers passed on the session call, and the name of Howdah's own among them (see AgentStarter). */
+  passedMcpServers: { servers: readonly McpServer[]; own?: string } | undefined;
 
   /**
    * The roots the session's file access confines the agent to (the edits layer's, once attached: granted folders
@@ -70,7 +76,8 @@ export class SessionRouter {
       // A command the user already allowed through the agent's own permission prompt is not asked about twice.
       toolCalls: () => this.session?.state.toolCalls.values() ?? [],
     });
-    const { connection, recorder } = launchAgent(spec, name, version, capabilitySettings(!!terminals), this.log, {
+    this.offered = capabilitySettings(!!terminals);
+    const { connection, recorder } = launchAgent(spec, name, version, this.offered, this.log, {
       sessionUpdate: (notification) => this.deliver(notification),
       requestPermission: async (params, signal) => own(params.sessionId).requestPermission(params, signal),
       readTextFile: async (params) => {

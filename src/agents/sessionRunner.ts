@@ -78,7 +78,7 @@ export class SessionRunner {
     // while the setting is on.
     if (!managed.editorContext) managed.useEditorContext(await this.starter.editorContextFor(() => managed.edits?.files, managed.cwd, managed.log));
     const own = this.starter.editorContextOn ? managed.editorContext : undefined;
-    return continueSession(managed, s, empty, this.starter.mcpServers(s.init, managed.log, own), this.starter.slowStarts);
+    return continueSession(managed, s, empty, this.starter.mcpServers(s, managed.log, own), this.starter.slowStarts);
   }
 
   /** `started` serves the session from now on. */

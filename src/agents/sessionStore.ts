@@ -42,8 +42,10 @@ export class SessionStore implements vscode.Disposable {
     this.untrack(key);
     const subscription = managed.session.state.onChange((change) => {
       this.markDirty(managed);
-      // A finished turn is saved at once: a reload right after an answer must not lose it to the debounce.
-      if (change.type === 'turn-ended') void this.flush();
+      // A finished turn is saved at once — a reload right after an answer must not lose it to the debounce —, but
+      // after the listeners of this change have run: serialising a long transcript must not delay the answer's end
+      // on its way to the panel.
+      if (change.type === 'turn-ended') setTimeout(() => void this.flush(), 0);
     });
     this.listeners.set(key, subscription);
     if (!options.saved) this.markDirty(managed);

@@ -20,6 +20,8 @@ export class Checkpoints {
     private readonly tracker: ChangeTracker,
     private readonly actions: ReviewActions,
     private readonly questions: Questions,
+    /** Told of every restore that happened (the walkthrough's last step). */
+    private readonly restored: () => void = () => undefined,
   ) {}
 
   /** The files a restore to before turn `turnIndex` of session `key` would touch. */
@@ -31,7 +33,9 @@ export class Checkpoints {
     if (this.restoring) return false;
     this.restoring = true;
     try {
-      return await this.restoreNow(key, turnIndex);
+      const done = await this.restoreNow(key, turnIndex);
+      if (done) this.restored();
+      return done;
     } finally {
       this.restoring = false;
     }

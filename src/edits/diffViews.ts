@@ -4,6 +4,7 @@ import { openDocument } from './fileAccess';
 import { computeHunks, hunkRef, splitLines, type HunkRef } from './hunks';
 import type { PendingChanges } from './pendingChanges';
 import { PROPOSAL_SCHEME, type Proposal, type Proposals } from './proposals';
+import { setResourcesContext } from './resourceContext';
 
 export const BASELINE_SCHEME = 'howdah-baseline';
 
@@ -120,13 +121,13 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
     return computeHunks(base, cur).map((h) => hunkRef(base, cur, h));
   }
 
-  /** `howdah.reviewedResources`: every right-side URI with something to decide, for the editor-title buttons. */
+  /** `howdah.reviewedResources`: every right-side URI with something to decide, for the editor-title buttons (as Uri objects: see `setResourcesContext`). */
   private async updateContext(): Promise<void> {
     const uris = [
-      ...this.pending.paths().flatMap((p) => [vscode.Uri.file(p).toString(), emptyUri(p, 'deleted').toString()]),
-      ...this.proposals.list().map((p) => p.uri.toString()),
+      ...this.pending.paths().flatMap((p) => [vscode.Uri.file(p), emptyUri(p, 'deleted')]),
+      ...this.proposals.list().map((p) => p.uri),
     ];
-    await vscode.commands.executeCommand('setContext', 'howdah.reviewedResources', uris);
+    await setResourcesContext('howdah.reviewedResources', uris);
     await vscode.commands.executeCommand('setContext', 'howdah.hasPendingChanges', uris.length > 0 || this.pending.opaquePaths().length > 0);
   }
 

@@ -7,6 +7,7 @@ import type { PendingChanges } from './pendingChanges';
 import { PROPOSAL_SCHEME, type Proposal, type Proposals } from './proposals';
 import type { Questions } from './questions';
 import type { ReviewActions } from './reviewActions';
+import type { ReviewMilestones } from './reviewMilestones';
 
 export interface EditCommandDeps {
   pending: PendingChanges;
@@ -15,6 +16,7 @@ export interface EditCommandDeps {
   views: DiffViews;
   checkpoints: Checkpoints;
   questions: Questions;
+  milestones: ReviewMilestones;
   /** Recent lines of the edits log, for the tests' diagnostics. */
   log: () => readonly string[];
   /** Saves the state now and says where (for the tests' look at what a reload would find). */
@@ -29,7 +31,7 @@ type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal:
  */
 /** Registers the review's commands; returns the one the panel calls directly: open the review of a file. */
 export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): { openChanges(uri: vscode.Uri): Promise<boolean> } {
-  const { pending, proposals, actions, views, checkpoints, questions, log, save } = deps;
+  const { pending, proposals, actions, views, checkpoints, questions, milestones, log, save } = deps;
 
   const targetOf = (arg: unknown): Target | undefined => {
     const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
@@ -77,6 +79,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
         : await (accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk));
     // A lens a refresh late whose change was decided or edited since: say so rather than do nothing silently.
     if (!done) void vscode.window.setStatusBarMessage(vscode.l10n.t('Howdah: that change is no longer there (decided or edited since).'), 4000);
+    else milestones.reach('hunkDecided');
     return done;
   };
 

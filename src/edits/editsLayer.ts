@@ -6,6 +6,7 @@ import type { ChangeTracker } from './changeTracker';
 import type { Checkpoints } from './checkpoints';
 import type { EditsStorage } from './editsStorage';
 import type { PendingChanges } from './pendingChanges';
+import type { ReviewMilestone, ReviewMilestones } from './reviewMilestones';
 import type { ReviewRounds } from './reviewRounds';
 import { SessionFollower } from './sessionFollower';
 import type { AttachedEdits, SessionEdits } from './sessionEdits';
@@ -19,6 +20,7 @@ export interface EditsLayerDeps {
   readonly checkpoints: Checkpoints;
   readonly openChanges: (uri: vscode.Uri) => Promise<boolean>;
   readonly rounds: ReviewRounds;
+  readonly milestones: ReviewMilestones;
 }
 
 /**
@@ -29,10 +31,13 @@ export class EditsLayer implements SessionEdits {
   readonly pending: PendingChanges;
   /** What each file read when review comments on it were sent. */
   readonly rounds: ReviewRounds;
+  /** A change to review, a hunk decided, a checkpoint restored (the walkthrough's steps). */
+  readonly onDidReachMilestone: vscode.Event<ReviewMilestone>;
 
   constructor(private readonly deps: EditsLayerDeps) {
     this.pending = deps.pending;
     this.rounds = deps.rounds;
+    this.onDidReachMilestone = deps.milestones.onDidReach;
   }
 
   attach(key: string, session: Session, cwd: string): AttachedEdits {

@@ -16,6 +16,7 @@ import { ProposalCounts } from './proposalCounts';
 import { PROPOSAL_SCHEME } from './proposals';
 import { Questions } from './questions';
 import { ReviewActions } from './reviewActions';
+import { ReviewMilestones } from './reviewMilestones';
 import { ROUND_SCHEME, ReviewRounds } from './reviewRounds';
 import { TurnSnapshots } from './turnSnapshots';
 
@@ -34,11 +35,14 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
   const sessions = new AttachedSessions();
   const { proposals, tracker, writes, views } = new AgentChanges({ storage, pending, questions, snapshots, sessions, log: log.note, follow: new FollowAgent().reveal });
   const actions = new ReviewActions(pending, storage.blobs, tracker, () => sessions.sandbox(), questions);
-  const checkpoints = new Checkpoints(storage.state, pending, tracker, actions, questions);
+  const milestones = new ReviewMilestones();
+  const checkpoints = new Checkpoints(storage.state, pending, tracker, actions, questions, () => milestones.reach('checkpointRestored'));
   const rounds = new ReviewRounds(pending);
 
   context.subscriptions.push(
     log,
+    milestones,
+    pending.onDidChange(() => pending.paths().length > 0 && milestones.reach('changeToReview')),
     pending,
     tracker,
     snapshots,
@@ -56,7 +60,7 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending, rounds)] : []),
     storage,
   );
-  const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, log: () => log.recent(), save: () => storage.save().then(() => storage.stateFile) });
+  const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, milestones, log: () => log.recent(), save: () => storage.save().then(() => storage.stateFile) });
   offerDiffCodeLensOnce(context, pending);
 
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.
@@ -71,7 +75,7 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     }),
   );
 
-  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints, openChanges, rounds });
+  return new EditsLayer({ storage, pending, sessions, tracker, writes, checkpoints, openChanges, rounds, milestones });
 }
 
 /**

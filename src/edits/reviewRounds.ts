@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PendingChanges } from './pendingChanges';
+import { setResourcesContext } from './resourceContext';
 
 export const ROUND_SCHEME = 'howdah-round';
 
@@ -63,7 +64,6 @@ export class ReviewRounds implements vscode.TextDocumentContentProvider, vscode.
 
   /** `resource in howdah.roundResources` shows "Changes Since Review" on the file's editors. */
   private async updateContext(): Promise<void> {
-    const uris = [...this.starts.keys()].map((fsPath) => vscode.Uri.file(fsPath).toString());
-    await vscode.commands.executeCommand('setContext', 'howdah.roundResources', uris);
+    await setResourcesContext('howdah.roundResources', [...this.starts.keys()].map((fsPath) => vscode.Uri.file(fsPath)));
   }
 }

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../shared/protocol';
 import { problemsAttachment, terminalSelectionAttachment } from './editorContext';
+import { fileAttachment, type MediaAccepted } from './mediaAttachments';
 
 /**
- * "Howdah: Add Selection to Chat", "Add File to Chat", "Add Problems to Chat" and "Send Terminal Selection to Chat":
+ * "Howdah: Add Selection to Chat", "Add File to Chat" (a sound or picture file inline when the agent takes it), "Add Problems to Chat" and "Send Terminal Selection to Chat":
  * attach what the user points at to the prompt and bring the chat forward.
  */
-export function registerChatCommands(attach: (attachments: Attachment[]) => void): vscode.Disposable {
+export function registerChatCommands(attach: (attachments: Attachment[]) => void, accepted: () => MediaAccepted): vscode.Disposable {
   const show = async (attachments: Attachment[]) => {
     if (attachments.length === 0) return;
     attach(attachments);
@@ -31,7 +32,7 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
     // From the explorer: (clicked, all selected); from the editor title or palette: nothing, meaning the active file.
     vscode.commands.registerCommand('howdah.addFile', async (clicked?: unknown, selected?: unknown) => {
       const uris = Array.isArray(selected) && selected.every((u) => u instanceof vscode.Uri) ? (selected as vscode.Uri[]) : clicked instanceof vscode.Uri ? [clicked] : await pickFiles();
-      return show(uris.map(fileAttachment));
+      return show(await Promise.all(uris.map((uri) => attachmentOf(uri, accepted()))));
     }),
   );
 }
@@ -61,8 +62,15 @@ export function selectionAttachments(editor: vscode.TextEditor | undefined): Att
   });
 }
 
-function fileAttachment(uri: vscode.Uri): Attachment {
-  return { kind: 'file', uri: uri.toString(), label: vscode.workspace.asRelativePath(uri) };
+/** A sound or picture the agent accepts goes inline; any other file (or one that cannot be read) as a mention. */
+async function attachmentOf(uri: vscode.Uri, accepted: MediaAccepted): Promise<Attachment> {
+  const file = { uri: uri.toString(), label: vscode.workspace.asRelativePath(uri) };
+  try {
+    const { size } = await vscode.workspace.fs.stat(uri);
+    return await fileAttachment({ ...file, size }, accepted, () => Promise.resolve(vscode.workspace.fs.readFile(uri)));
+  } catch {
+    return { kind: 'file', ...file };
+  }
 }
 
 async function pickFiles(): Promise<vscode.Uri[]> {

@@ -120,6 +120,8 @@ export class ChatIntents implements vscode.Disposable {
       }
       case 'copy':
         return vscode.env.clipboard.writeText(message.text);
+      case 'openSetting':
+        return vscode.commands.executeCommand('workbench.action.openSettings', message.setting);
       case 'restoreCheckpoint':
         return this.restoreCheckpoint(active, message.entryId);
       case 'fork':
@@ -212,6 +214,7 @@ export class ChatIntents implements vscode.Disposable {
     return buildPromptBlocks(text, attachments, {
       embeddedContext: caps.embeddedContext,
       image: caps.image,
+      audio: caps.audio,
       readText: readWorkspaceText,
       // `@problems`: the workspace's errors and warnings; `@terminal`: the active terminal's selection.
       readContext: async (source) => (source === 'problems' ? problemsAttachment() : await terminalSelectionAttachment()),

@@ -60,6 +60,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       sessions.onDidChange(() => this.sessionsChanged()),
       // Paths are shown relative to the folders: the page needs the new ones.
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.projector?.headerChanged()),
+      // What the agent may do is shown from these settings until it runs (see agents/sessionAllowances.ts).
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('howdah') && this.projector?.headerChanged()),
     );
   }
 
@@ -182,6 +184,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.projectedKey = undefined;
   }
 
+  /** What the page's header shows now (for the tests' probe). */
+  currentHeader(): HeaderView {
+    return this.header();
+  }
+
   private header(): HeaderView {
     const active = this.sessions.active;
     const caps = active?.session.promptCapabilities;
@@ -191,8 +198,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       agentName: active?.agentName,
       agentVersion: active?.agentVersion,
       sessions: this.sessions.list().map((m) => ({ key: m.key, label: sessionLabel(m.agentName, m.session.state.info.title, m.key) })),
-      capabilities: { image: caps?.image ?? false, embeddedContext: caps?.embeddedContext ?? false, midTurn: active?.session.takesMessagesMidTurn ?? false },
+      capabilities: { image: caps?.image ?? false, audio: caps?.audio ?? false, embeddedContext: caps?.embeddedContext ?? false, midTurn: active?.session.takesMessagesMidTurn ?? false },
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath })),
+      allowances: active?.allowances,
     });
   }
 

@@ -3,6 +3,7 @@ import type { PromptBlock } from '../acp/schema/agentMethods';
 import type { ElicitationRecord } from '../session/elicitationRecord';
 import type { ElicitationAnswer } from '../session/elicitations';
 import type { Session } from '../session/session';
+import type { AllowancesView } from '../shared/allowances';
 
 /**
  * What the panel needs from the session manager (src/agents/sessionManager.ts), as an interface so the panel's
@@ -15,6 +16,8 @@ export interface PanelSession {
   readonly agentVersion?: string;
   readonly session: Session;
   readonly status: 'starting' | 'ready' | 'restarting' | 'exited';
+  /** What the agent may do (folders, read, write, commands, MCP servers). */
+  readonly allowances?: AllowancesView;
 }
 
 export interface PanelSessions {

@@ -4,12 +4,13 @@ import type { Attachment } from '../shared/protocol';
 /**
  * Turns what the user typed and attached into ACP prompt blocks, within what the agent said it accepts: files are
  * embedded (`resource` with their text) only with `embeddedContext`, otherwise linked (`resource_link`); images only
- * with `image`. Pure apart from `readText`, which the host implements (and which refuses files outside the workspace).
+ * with `image`, sound only with `audio`. Pure apart from `readText`, which the host implements (and which refuses files outside the workspace).
  */
 
 export interface PromptContext {
   readonly embeddedContext: boolean;
   readonly image: boolean;
+  readonly audio?: boolean;
   /** The text of a workspace file, or undefined when it cannot or may not be read. */
   readText(uri: string): Promise<string | undefined>;
   /** What an `@problems` / `@terminal` mention stands for when the prompt is sent (see `SPECIAL_MENTIONS`). */
@@ -60,6 +61,8 @@ async function attachmentBlock(attachment: Attachment, context: PromptContext): 
     }
     case 'image':
       return context.image ? { type: 'image', mimeType: attachment.mimeType, data: attachment.data } : undefined;
+    case 'audio':
+      return context.audio ? { type: 'audio', mimeType: attachment.mimeType, data: attachment.data } : undefined;
     case 'context':
       return contextBlock(attachment, context);
   }

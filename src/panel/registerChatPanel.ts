@@ -9,7 +9,7 @@ import { GATE_INTENTS, type GateIntent, type GateView } from '../shared/gateProt
 import { PanelGate, type GateSources } from './panelGate';
 import type { PanelSession, PanelSessions } from './panelSessions';
 import { PermissionAlerts } from './permissionAlerts';
-import { parseWebviewMessage, type Attachment, type WebviewMessage } from '../shared/protocol';
+import { parseWebviewMessage, type Attachment, type HeaderView, type WebviewMessage } from '../shared/protocol';
 import { ToolDiffViewer, type ReviewOpener } from './toolDiff';
 
 /** What tests can observe of the panel without scraping the webview. */
@@ -23,8 +23,12 @@ export interface ChatPanelProbe {
   readonly attached: readonly Attachment[];
   /** The unsaved-files notice holding a message, if one is shown. */
   readonly unsavedNotice: { id: number; files: string[] } | undefined;
+  /** The header the page gets now (the session in front: its agent, pickers, what the agent may do). */
+  readonly header: HeaderView;
   /** Handles `raw` as if the page had posted it: parsed and routed the same way. */
   intent(raw: unknown): Promise<void>;
+  /** Writes an informational line to the Howdah Chat log. */
+  info(message: string): void;
   /** The links of agents' questions the user agreed to open (recorded instead of opened, for tests). */
   readonly links: ExternalOpener;
 }
@@ -119,6 +123,9 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
       lastAttached = attachments;
       provider.attach(attachments);
       provider.focusPrompt();
+    }, () => {
+      const caps = sessions.active?.session.promptCapabilities;
+      return { image: caps?.image ?? false, audio: caps?.audio ?? false };
     }),
   );
   return {
@@ -137,10 +144,14 @@ export function registerChatPanel(context: vscode.ExtensionContext, sessions: Pa
     get attached() {
       return lastAttached;
     },
+    get header() {
+      return provider.currentHeader();
+    },
     get unsavedNotice() {
       return intents.unsaved.notice;
     },
     links,
+    info: (message) => output.info(message),
     async intent(raw) {
       const message = parseWebviewMessage(raw, (reason) => output.warn(reason));
       if (message) await handle(message);

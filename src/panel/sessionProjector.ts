@@ -187,8 +187,12 @@ export class SessionProjector {
       case 'entries-removed':
         this.resnapshot = true;
         break;
-      case 'turn-started':
       case 'turn-ended':
+        // The end of an answer is what the user waits for: it goes out now, not a frame later, and before the work
+        // that follows a turn (the transcript's save) takes the host.
+        this.flush();
+        return;
+      case 'turn-started':
       case 'permission-requested':
       case 'permission-settled':
       case 'elicitation-requested':

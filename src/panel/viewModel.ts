@@ -242,6 +242,7 @@ export interface HeaderContext {
   readonly sessions: HeaderView['sessions'];
   readonly capabilities: HeaderView['capabilities'];
   readonly workspaceFolders?: HeaderView['workspaceFolders'];
+  readonly allowances?: HeaderView['allowances'];
 }
 
 export function headerView(state: SessionStateView | undefined, context: HeaderContext): HeaderView {

@@ -32,18 +32,13 @@ export function agentChoice(agent: GateAgent, installed: boolean, update?: strin
   const r = agent.registry;
   const kinds = r ? (['binary', 'npx', 'uvx'] as const).filter((k) => r.distribution[k] !== undefined).map((k) => DISTRIBUTION_NAMES[k]) : [];
   const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? l10n.t('your settings') : kinds.length ? kinds.join(', ') : undefined;
-  const detail = agent.installed
-    ? l10n.t('Installed {0} in Howdah\'s storage', agent.installed.version)
-    : installed
-      ? [agent.command, ...agent.args].join(' ')
-      : r
-        ? l10n.t('Not installed')
-        : l10n.t('Not installed: command "{0}" not found', agent.command);
+  const detail = whereFound(agent, installed);
   return {
     id: agent.id,
     name: agent.name,
     installed,
     detail,
+    ...(installed ? { commandLine: commandLine(agent.command, agent.args) } : {}),
     ...(r ? { description: r.description, version: agent.installed?.version ?? r.version } : {}),
     ...(r?.license ? { license: r.license } : {}),
     ...(distribution ? { distribution } : {}),
@@ -53,5 +48,38 @@ export function agentChoice(agent: GateAgent, installed: boolean, update?: strin
     hasDocs: !!(agent.catalog?.docs ?? r?.website ?? r?.repository),
     ...(signIn ? { signIn } : {}),
     ...(installed && agent.catalog?.signIn ? { canSignIn: true } : {}),
+  };
+}
+
+/** The program's own name, without its folder (either separator: the host may be Windows). */
+function programName(command: string): string {
+  return command.split(/[\\/]/).filter(Boolean).pop() ?? command;
+}
+
+const isAbsolute = (command: string) => command.startsWith('/') || /^[A-Za-z]:[\\/]/.test(command) || command.startsWith('\\\\');
+
+/**
+ * Where an agent was found or how it is installed, in words short enough for a list row: Howdah's storage, the
+ * user's settings, PATH, or a folder of this machine, with the program's name; the full command line is for hover.
+ */
+export function whereFound(agent: GateAgent, installed: boolean): string {
+  const program = programName(agent.command);
+  if (agent.installed) return `Installed ${agent.installed.version} in Howdah's storage (from the ACP registry)`;
+  if (agent.source === 'settings') return installed ? `From your settings (howdah.agents): runs ${program}` : `From your settings (howdah.agents): "${program}" not found`;
+  if (!installed) return agent.registry ? 'Not installed' : `Not installed: "${program}" not found on PATH`;
+  return isAbsolute(agent.command) ? `Found on this machine: ${program}` : `Found on PATH: ${program}`;
+}
+
+/** The full command line, arguments with spaces quoted: shown only on hover or in a fold. */
+export function commandLine(command: string, args: readonly string[]): string {
+  return [command, ...args].map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ');
+}
+
+/** One agent as a Quick Pick row: what a person needs in the label and description, the command line in the detail. */
+export function agentPickRow(view: AgentChoiceView, state: string): { label: string; description: string; detail: string } {
+  return {
+    label: view.name,
+    description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
+    detail: [view.description, view.detail, view.commandLine && `Command: ${view.commandLine}`].filter(Boolean).join(' — '),
   };
 }

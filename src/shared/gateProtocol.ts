@@ -49,8 +49,10 @@ export interface AgentChoiceView {
   readonly id: string;
   readonly name: string;
   readonly installed: boolean;
-  /** How it runs when installed (the version Howdah installed, or the command line); how to get it otherwise. */
+  /** Where it was found or how it is installed (Howdah's storage, your settings, PATH), with its program's name; how to get it otherwise. */
   readonly detail: string;
+  /** The full command line, when it can start: for hover and a details fold, never the row's description. */
+  readonly commandLine?: string;
   /** From the registry: what it is, its version and licence, how it is distributed ("binary", "npm", "uv"). */
   readonly description?: string;
   readonly version?: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALLOWANCE_SETTINGS, type AllowancesView } from './allowances';
 import { ELICITATION_INTENTS, type ElicitationView } from './elicitationProtocol';
 import { GATE_INTENTS, type GateMessage } from './gateProtocol';
 import type { WorkspaceFolderView } from './workspacePaths';
@@ -152,9 +153,11 @@ export interface HeaderView {
   readonly configOptions: readonly ConfigOptionView[];
   readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
   /** `midTurn`: the agent takes a message while a turn runs (Send now goes into the turn). */
-  readonly capabilities: { readonly image: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
+  readonly capabilities: { readonly image: boolean; readonly audio?: boolean; readonly embeddedContext: boolean; readonly midTurn?: boolean };
   /** The workspace folders (file paths), so paths inside them are shown relative to them. */
   readonly workspaceFolders?: readonly WorkspaceFolderView[];
+  /** What the agent may do (folders, read, write, commands, MCP servers): shown before the first prompt. */
+  readonly allowances?: AllowancesView;
 }
 
 export interface PlanEntryView {
@@ -192,6 +195,8 @@ export type Attachment =
       readonly languageId?: string;
     }
   | { readonly kind: 'image'; readonly mimeType: string; readonly data: string; readonly label: string }
+  /** A sound file, sent as an ACP `audio` block to agents that accept audio. */
+  | { readonly kind: 'audio'; readonly mimeType: string; readonly data: string; readonly label: string }
   /** Text VS Code knows that is not a file's: the Problems of a file, a terminal's selection. */
   | { readonly kind: 'context'; readonly source: 'problems' | 'terminal'; readonly label: string; readonly text: string };
 
@@ -283,6 +288,12 @@ export const AttachmentSchema = z.discriminatedUnion('kind', [
     data: z.string().max(MAX_IMAGE).regex(/^[A-Za-z0-9+/=]*$/),
     label: z.string().max(1_000),
   }),
+  z.object({
+    kind: z.literal('audio'),
+    mimeType: z.string().regex(/^audio\/[a-z0-9.+-]+$/i),
+    data: z.string().max(MAX_IMAGE).regex(/^[A-Za-z0-9+/=]*$/),
+    label: z.string().max(1_000),
+  }),
 ]);
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
@@ -305,6 +316,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openTerminal'), terminalId: id }),
   z.object({ type: z.literal('searchFiles'), requestId: z.number().int().nonnegative(), query: z.string().max(1_000) }),
   z.object({ type: z.literal('copy'), text: z.string().max(MAX_TEXT) }),
+  /** A link of the "what the agent may do" summary: opens that setting. */
+  z.object({ type: z.literal('openSetting'), setting: z.enum(ALLOWANCE_SETTINGS) }),
   ...GATE_INTENTS,
   ...ELICITATION_INTENTS,
   /** "Restore files to before this message" on the user message with this entry id. */

@@ -1,6 +1,7 @@
 // `npm run bench [-- name…]`: builds and runs the benchmarks, each printing its figures and side-by-side ratios.
 // No benchmark asserts a time: these machines are noisy; the numbers are for people to read.
-// Benches in `slow` (the soak: ~40 s idle, minutes on a busy machine) run only when named: `npm run bench -- soak`.
+// Benches in `slow` (the soak: ~40 s idle, minutes on a busy machine; the real-window stream bench: minutes) run only
+// when named: `npm run bench -- soak`, `flock /tmp/howdah-vscode.lock npm run bench -- stream`.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,11 +21,12 @@ const benches = {
   snapshot: 'test/bench/snapshot.ts',
   editorContext: 'test/bench/editorContext.ts',
   soak: 'test/bench/soak.mjs',
+  stream: 'test/bench/stream.mjs',
 };
 /** Worker-thread scripts a bench starts from beside its bundle: bench → { output name → source }. */
 const workers = { snapshot: { 'snapshotWalker.js': 'src/edits/snapshot/walkWorker.ts' }, editorContext: { 'editorContextServer.js': 'src/editorContext/server/main.ts' } };
 /** Not run by a plain `npm run bench`: only when named. */
-const slow = new Set(['soak']);
+const slow = new Set(['soak', 'stream']);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const selected = Object.entries(benches).filter(([name, file]) => (wanted.length ? wanted.includes(name) : !slow.has(name)) && existsSync(join(root, file)));
 let failed = 0;

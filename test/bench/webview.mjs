@@ -13,6 +13,7 @@
 // Figures are printed with the targets beside them, not asserted (these machines are noisy).
 import { build } from 'esbuild';
 import { chatHost, closeChatHost, REPO } from '../browser/support/chatPage.mjs';
+import { streamBench } from './webviewStream.mjs';
 
 const CHUNKS = 20_000;
 const BYTES = 1_000_000;
@@ -20,6 +21,16 @@ const AGENT_MS = 2_000;
 const NAIVE_BUDGET_MS = 15_000;
 /** `--quick`: skip the naive baselines (they take ~2 minutes). */
 const QUICK = process.argv.includes('--quick');
+/**
+ * `--stream` (or HOWDAH_WEBVIEW_BENCH=stream): only the stream runs at the sizes of issue 17 (webviewStream.mjs);
+ * `--no-stream` (or =classic): only the sections below. `npm run bench -- webview` runs both.
+ */
+const ONLY = process.argv.includes('--stream') ? 'stream' : process.argv.includes('--no-stream') ? 'classic' : process.env.HOWDAH_WEBVIEW_BENCH;
+/** Sizes of the stream runs: 1 MiB in 20,000 chunks, 10 MiB in 200,000 (an agent writing ~2 MiB/s, as in the issue). */
+const STREAM_SIZES = [
+  { label: '1 MiB / 20,000 chunks', bytes: 1 << 20, count: 20_000, agentMs: 500 },
+  { label: '10 MiB / 200,000 chunks', bytes: 10 << 20, count: 200_000, agentMs: 5_000 },
+];
 /** `--trace`: also record a Chrome trace of Howdah's runs and print where the main thread's time went. */
 const TRACE = process.argv.includes('--trace');
 /** Trace events worth a line: the renderer's main-thread phases. */
@@ -289,6 +300,13 @@ const chunks = markdownCorpus();
 const code = await bundles();
 const host = await chatHost();
 try {
+  if (ONLY !== 'classic') await streamBench(host, { sizes: STREAM_SIZES, modes: process.argv.includes('--virtualized-only') ? [true] : [true, false] });
+  if (ONLY !== 'stream') await classic();
+} finally {
+  await closeChatHost();
+}
+
+async function classic() {
   console.log(`streaming ${chunks.length} chunks, ${(chunks.join('').length / 1e6).toFixed(2)} MB of Markdown   [targets: < 2000 ms main-thread, no frame > 50 ms, ≥ 10× better than naive]`);
 
   console.log(`A. through the host projector (agent floods the chunks over ~${AGENT_MS / 1000} s):`);
@@ -320,6 +338,4 @@ try {
 
   const open = await openTranscript(host);
   console.log(`2,000-entry transcript: ${open.nodes} DOM nodes in the page (${open.transcriptNodes} in the transcript); snapshot to laid-out page ${ms(open.laidOut)}, to first paint ${ms(open.painted)}   [targets: < 5000 nodes, < 300 ms]`);
-} finally {
-  await closeChatHost();
 }

@@ -103,8 +103,8 @@ describe('chat webview: gate', function () {
     await send(chat.page, gate({
       kind: 'chooseAgent',
       agents: [
-        { id: 'fake', name: 'Fake', installed: true, detail: '/usr/bin/node agent.js', canInstall: false, hasDocs: false },
-        { id: 'codex', name: 'Codex CLI', installed: true, detail: "Installed 1.0.0 in Howdah's storage", version: '1.0.0', distribution: 'binary', canInstall: false, updateTo: '1.1.0', hasDocs: false, signIn: 'signed-out', canSignIn: true },
+        { id: 'fake', name: 'Fake', installed: true, detail: 'From your settings (howdah.agents): runs node', commandLine: '/usr/bin/node /long/path/agent.js', canInstall: false, hasDocs: false },
+        { id: 'codex', name: 'Codex CLI', installed: true, detail: "Installed 1.0.0 in Howdah's storage (from the ACP registry)", commandLine: '/home/u/.storage/agents/codex/1.0.0/codex-acp --long-flag', version: '1.0.0', distribution: 'binary', canInstall: false, updateTo: '1.1.0', hasDocs: false, signIn: 'signed-out', canSignIn: true },
         { id: 'gemini', name: 'Gemini CLI', installed: false, detail: 'Not installed', description: 'Google’s CLI', version: '0.27.3', license: 'Apache-2.0', distribution: 'npm', icon: svg, canInstall: true, hasDocs: true },
       ],
     }));
@@ -116,6 +116,16 @@ describe('chat webview: gate', function () {
     assert.match(await r.locator('.gate-agent-icon').nth(2).evaluate((e) => getComputedStyle(e).maskImage || getComputedStyle(e).webkitMaskImage), /^url\("data:image\/svg\+xml;base64,/);
     await r.getByRole('button', { name: 'Start Fake' }).click();
     assert.ok((await r.getByRole('listitem').nth(1).innerText()).includes('binary · not signed in'));
+    // The command line only on hover and in a closed fold; the row says where the agent comes from.
+    const fake = r.getByRole('listitem').nth(0);
+    assert.equal(await fake.locator('.gate-agent-detail').innerText(), 'From your settings (howdah.agents): runs node');
+    assert.equal(await fake.locator('.gate-agent-detail').getAttribute('title'), 'Command line: /usr/bin/node /long/path/agent.js');
+    const fold = fake.locator('details.gate-agent-command');
+    assert.equal(await fold.evaluate((d) => d.open), false);
+    assert.equal(await fold.locator('code').isVisible(), false, 'folded');
+    await fold.locator('summary').click();
+    assert.equal(await fold.locator('code').innerText(), '/usr/bin/node /long/path/agent.js');
+    assert.equal(await r.getByRole('listitem').nth(2).locator('details.gate-agent-command').count(), 0, 'none for an agent that cannot start');
     assert.equal(await r.getByRole('button', { name: 'Sign in to Fake' }).count(), 0, 'no Sign in where the agent cannot say');
     await r.getByRole('button', { name: 'Sign in to Codex CLI' }).click();
     await r.getByRole('button', { name: 'Update to 1.1.0' }).click();

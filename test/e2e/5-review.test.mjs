@@ -31,6 +31,14 @@ const activeEditorLines = (page) => page.locator('.part.editor .editor-group-con
 /** Their text, spaces as typed (the editor renders them as no-break spaces). */
 const shownText = (lines) => lines.innerText().then((t) => t.replace(/\u00a0/g, ' '), () => '');
 
+/** An editor-title button of the active editor group (the diff editor of a review), by its command's title. */
+const titleButton = (page, title) => page.locator(`.part.editor .editor-group-container.active .title .editor-actions .action-label[aria-label*="${title}"]`).first();
+/** The line of the cursor, as the status bar shows it ("Ln 21, Col 1"). */
+async function cursorLine(page) {
+  const text = await page.locator('.part.statusbar .statusbar-item', { hasText: /^\s*Ln \d+, Col \d+/ }).first().innerText().catch(() => '');
+  return Number(/Ln (\d+)/.exec(text)?.[1] ?? NaN);
+}
+
 // A file of its own per attempt: a retry must not meet the review the failed attempt left behind.
 let attempts = 0;
 const lines = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`);
@@ -92,6 +100,67 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
     assert.equal(fs.readFileSync(file).toString('utf8'), EXPECTED, 'on disk: the accepted hunk, the original second place, the rest unchanged');
     assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the reviewed file is saved');
+  });
+
+  // A remote window (code-server is one): the UI sees the file as vscode-remote://…, the extension host as file:. The
+  // title-bar buttons and the palette's cursor commands show only when `resource in howdah.reviewedResources` holds there.
+  it('reviews through the editor-title buttons and the palette: next and previous change, accept and reject at the cursor, accept the file', async () => {
+    const { page } = e2e;
+    const name = `buttons-${++attempts}.txt`;
+    const REL = `review/${name}`;
+    const file = path.join(e2e.workspace, REL);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, ORIGINAL);
+
+    await loadWorkbench();
+    const wv = await openHowdahView(page);
+    await newSession(wv);
+    await sendPrompt(wv, REL);
+    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8') === AGENT);
+    const pane = await agentChangesPane(page);
+    const row = pane.locator('.monaco-list-row', { hasText: name });
+    await row.first().click();
+    const first = lensLine(page, '+2 −1');
+    const second = lensLine(page, '+1 −1');
+    await first.waitFor({ timeout: 30000 });
+    await second.waitFor({ timeout: 30000 });
+
+    for (const title of ['Previous Agent Change', 'Next Agent Change', 'Accept File Changes', 'Reject File Changes']) {
+      await titleButton(page, title).waitFor({ timeout: 30000 }).catch(() => { throw new Error(`no "${title}" button in the diff editor's title bar`); });
+    }
+    await shot('title-buttons');
+
+    // The review opens at the first change (line 2); Next goes to the second (line 20 of the original, now 21).
+    await until('the cursor at the first change', async () => (await cursorLine(page)) === 2);
+    await titleButton(page, 'Next Agent Change').click();
+    await until('the cursor at the second change', async () => (await cursorLine(page)) === 21);
+    await titleButton(page, 'Previous Agent Change').click();
+    await until('the cursor back at the first change', async () => (await cursorLine(page)) === 2);
+
+    // The cursor commands, from the palette: accept the first change, then reject the second.
+    await runCommand(page, 'Howdah: Accept Change at Cursor');
+    await until('the first change to be accepted', async () => (await first.count()) === 0 && (await second.count()) === 1);
+    assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'accepting writes nothing');
+    await titleButton(page, 'Next Agent Change').click();
+    await until('the cursor at the second change', async () => (await cursorLine(page)) === 21);
+    await runCommand(page, 'Howdah: Reject Change at Cursor');
+    await until('the second change to be rejected', () => fs.readFileSync(file, 'utf8') === EXPECTED);
+    await until('the file to leave the Agent Changes view', async () => (await row.count()) === 0);
+    await shot('cursor-commands-done');
+
+    // Accept File Changes from the title bar, on the agent's next change to another file: kept as the agent wrote it.
+    const other = `buttons-accept-${attempts}.txt`;
+    const otherFile = path.join(e2e.workspace, 'review', other);
+    fs.writeFileSync(otherFile, ORIGINAL);
+    await sendPrompt(wv, `review/${other}`);
+    await until('the agent to write the other file', () => fs.readFileSync(otherFile, 'utf8') === AGENT);
+    const otherRow = pane.locator('.monaco-list-row', { hasText: other });
+    await otherRow.first().click();
+    await lensLine(page, '+2 −1').waitFor({ timeout: 30000 });
+    await titleButton(page, 'Accept File Changes').click();
+    await until('the other file to leave the Agent Changes view', async () => (await otherRow.count()) === 0);
+    await until('the buttons to go from the title bar', async () => (await titleButton(page, 'Accept File Changes').count()) === 0);
+    assert.equal(fs.readFileSync(otherFile, 'utf8'), AGENT, 'accepting the file keeps what the agent wrote');
   });
 
   it('a pending change survives a window reload, and Reject then restores the original bytes', async () => {

@@ -1,12 +1,12 @@
 // Issue 12: an agent that writes a file itself (its own Node, no fs/write_text_file) — a UTF-8 file with a BOM and
 // CRLF line ends — and reports a whole-file diff that keeps U+FEFF with LF ends (scenario
 // test/integration/scenarios/review-bom-disk.json). The change is in Agent Changes with its one changed line; the
-// diff editor's Reject lens puts back the original bytes exactly, BOM and CRLF included.
+// diff editor's Reject File button (its title bar) puts back the original bytes exactly, BOM and CRLF included.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
-import { agentChangesPane, lensAction, lensLine, openHowdahView } from '../harness/workbench.mjs';
+import { agentChangesPane, lensLine, openHowdahView } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -42,7 +42,10 @@ describe('reviewing a disk write the agent made itself (installed .vsix)', funct
     const lens = lensLine(page, '+1 −1');
     await lens.waitFor({ timeout: 30000 });
     await shot('review-open');
-    await lensAction(lens, 'Reject').click();
+    // The diff editor's title-bar button (a remote window: shown only when the context key matches vscode-remote URIs).
+    const reject = page.locator('.part.editor .editor-group-container.active .title .editor-actions .action-label[aria-label*="Reject File Changes"]').first();
+    await reject.waitFor({ timeout: 30000 });
+    await reject.click();
     await until('the original bytes to be back', () => Buffer.compare(fs.readFileSync(file), original) === 0);
     await until('the file to leave the Agent Changes view', async () => (await row.count()) === 0);
     await shot('rejected');

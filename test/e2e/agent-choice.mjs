@@ -22,6 +22,14 @@ export function useDefaultAgent(agentId) {
   return () => fs.writeFileSync(settingsFile(), JSON.stringify({ ...readSettings(), 'howdah.defaultAgent': previous }, null, 2));
 }
 
+/** Sets one user setting (undefined removes it); the workbench must be (re)loaded to see it. */
+export function setUserSetting(key, value) {
+  const settings = readSettings();
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  fs.writeFileSync(settingsFile(), JSON.stringify(settings, null, 2));
+}
+
 /** For a describe block: `agentId` is the default agent while its tests run, the previous one afterwards. */
 export function useDefaultAgentForSuite(agentId) {
   let restore;

@@ -22,7 +22,7 @@ export const FAKE_AGENT = path.join(REPO, 'fixtures', 'fake-agent', 'agent.js');
 
 /**
  * User settings that keep the workbench quiet and testable (see the vscode-host README):
- * no bundled AI runtime or secondary side bar, terminal text in the DOM, no welcome page, no telemetry,
+ * no bundled AI runtime or secondary side bar, terminal text in the DOM, no welcome page or walkthrough, no telemetry,
  * no update checks, and a trusted workspace (Howdah refuses to start agents in an untrusted one).
  */
 export const TESTABLE_SETTINGS = {
@@ -30,6 +30,8 @@ export const TESTABLE_SETTINGS = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'terminal.integrated.gpuAcceleration': 'off',
   'workbench.startupEditor': 'none',
+  // Howdah's walkthrough opens once after install unless this says no (the walkthrough's e2e test turns it on).
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'security.workspace.trust.enabled': false,

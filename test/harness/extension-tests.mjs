@@ -8,16 +8,17 @@ import { phase, seconds } from './timing.mjs';
 const NOISE = /ENOTFOUND|Creating a socket|connection token|grace time|builtin extensions cache|Service Worker|AgentHost|AccountPolicyGate|^\s+at |\[Extension Host\]|Extension host .* started|Started local extension host|ExtensionService|^\s*$/;
 
 /**
- * Opens the workbench on `folder` with the extension at `devPath` and the suite at `testsPath`
+ * Opens the workbench on `folder` (or the .code-workspace `workspaceFile`) with the extension at `devPath` and the suite at `testsPath`
  * (server-side absolute paths), prints the suite's output, resolves to its exit code (or 'timeout').
  */
-export async function runExtensionTests({ page, server, folder, devPath, testsPath, env = {}, timeoutMs = Number(process.env.HOWDAH_SUITE_TIMEOUT_MS) || 10 * 60000 }) {
+export async function runExtensionTests({ page, server, folder, workspaceFile, devPath, testsPath, env = {}, timeoutMs = Number(process.env.HOWDAH_SUITE_TIMEOUT_MS) || 10 * 60000 }) {
   const payload = [
     ['extensionDevelopmentPath', server.remote(devPath)],
     ['extensionTestsPath', server.remote(testsPath)],
     ['extensionEnvironment', JSON.stringify(env)],
   ];
-  const url = `${server.base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const where = workspaceFile ? `workspace=${encodeURIComponent(workspaceFile)}` : `folder=${encodeURIComponent(folder)}`;
+  const url = `${server.base}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   let exited;
   const exit = new Promise(resolve => { exited = resolve; });
   await page.exposeFunction('codeAutomationLog', (_type, args) => {

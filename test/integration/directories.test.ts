@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HowdahApi } from '../../src/api';
 import { registerAgent } from './agentSetup';
-import { howdah, waitFor, workspaceFolder } from './helpers';
+import { agentText, howdah, waitFor, workspaceFolder } from './helpers';
 
 interface Sent {
   method: string;
@@ -17,9 +17,9 @@ const sessionCalls = (log: string): Sent[] =>
     ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.dir === 'in' && /^session\/(new|load|resume)$/.test(l.msg.method)).map((l) => l.msg as Sent)
     : [];
 
-// The harness opens one folder, and adding one at run time (updateWorkspaceFolders) never completes in its
-// code-server (the untitled multi-root workspace is not entered): these tests check the invariant on the folders
-// the window has — cwd plus additionalDirectories is exactly that set — which a multi-root run checks the same way.
+// These check the invariant on whatever folders the window has — cwd plus additionalDirectories is exactly that set.
+// The "multi-root" ones below run in a second window the tier opens on a .code-workspace of two folders (adding a
+// folder at run time with updateWorkspaceFolders never completes in the harness's code-server).
 describe('additionalDirectories: the other workspace folders, for agents that support them', function () {
   this.timeout(60000);
   let api: HowdahApi;
@@ -57,3 +57,42 @@ describe('additionalDirectories: the other workspace folders, for agents that su
     assert.ok(!('additionalDirectories' in sessionCalls(log)[0].params));
   });
 });
+
+describe('additionalDirectories in a multi-root window: two folders, one sandbox', function () {
+  this.timeout(60000);
+  let api: HowdahApi;
+  const keys: string[] = [];
+  before(async function () {
+    if (!process.env.HOWDAH_MULTIROOT) return this.skip();
+    api = await howdah();
+  });
+  after(async () => {
+    for (const key of keys.splice(0)) await api?.close(key).catch(() => undefined);
+  });
+  const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+
+  it('multi-root: session/new starts in the first folder and names the second as an additional directory', async () => {
+    assert.deepEqual(folders().map((f) => path.basename(f)), ['app', 'lib'], 'the window has both folders');
+    const log = path.join(os.tmpdir(), `howdah-multi-${Date.now()}.jsonl`);
+    const key = await api.newSession(await registerAgent('multi', 'test:directories', { FAKE_AGENT_LOG: log }));
+    keys.push(key);
+    const [created] = sessionCalls(log);
+    assert.equal(created.params.cwd, folders()[0]);
+    assert.deepEqual(created.params.additionalDirectories, [folders()[1]]);
+  });
+
+  it('multi-root: the agent may read a file of the second folder through fs/read_text_file, and nothing beside them', async () => {
+    const outside = path.join(path.dirname(folders()[0]), 'outside.txt');
+    fs.writeFileSync(outside, 'not in any folder\n');
+    const inLib = await api.newSession(await registerAgent('multi-read', 'test:files-read', { READ_TARGET: '../lib/shared.txt' }));
+    keys.push(inLib);
+    assert.equal(await api.prompt(inLib, 'read it'), 'end_turn');
+    assert.match(agentText(api.snapshot(inLib)), /^all=shared between the folders\n\|/);
+    const beside = await api.newSession(await registerAgent('multi-outside', 'test:files-read', { READ_TARGET: '../outside.txt' }));
+    keys.push(beside);
+    await api.prompt(beside, 'read it');
+    assert.match(agentText(api.snapshot(beside)), /error=-?\d+ .*outside/i, 'a file beside the folders is refused');
+    assert.doesNotMatch(agentText(api.snapshot(beside)), /not in any folder/);
+  });
+});
+

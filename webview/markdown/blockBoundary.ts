@@ -47,6 +47,18 @@ export class BlockBoundaryScanner {
     return best;
   }
 
+  /**
+   * The caller dropped the first `n` characters of its text (a prefix up to a cut it has rendered): positions are
+   * from then on in the shorter text. Lets a streaming renderer keep only the text it has not rendered yet.
+   */
+  rebase(n: number): void {
+    if (n <= 0) return;
+    this.pos -= n;
+    this.lastCut = Math.max(0, this.lastCut - n);
+    this.cuts = this.cuts.slice(this.firstCut).map((cut) => cut - n).filter((cut) => cut > 0);
+    this.firstCut = 0;
+  }
+
   reset(): void {
     this.pos = 0;
     this.fence = undefined;

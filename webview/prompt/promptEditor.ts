@@ -38,6 +38,7 @@ export class PromptEditor {
   private searchId = 0;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private pastedImages = 0;
+  private pastedSounds = 0;
 
   constructor(private readonly host: HostChannel) {
     const saved = host.uiState();
@@ -243,22 +244,24 @@ export class PromptEditor {
     this.hint.textContent = hint ? `/${command}: ${hint}` : '';
   }
 
+  /** Pasted pictures and sounds become attachments, when the agent takes them (its prompt capabilities). */
   private paste(event: ClipboardEvent): void {
-    const images = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && item.type.startsWith('image/'));
-    if (images.length === 0) return;
-    if (!this.capabilities.image) {
-      this.hint.textContent = l10n.t('This agent does not accept images.');
-      return;
-    }
+    const files = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && /^(image|audio)\//.test(item.type));
+    if (files.length === 0) return;
+    const taken = files.filter((item) => (item.type.startsWith('image/') ? this.capabilities.image : !!this.capabilities.audio));
+    if (taken.length < files.length) this.hint.textContent = files.some((i) => i.type.startsWith('audio/')) && !this.capabilities.audio ? l10n.t('This agent does not accept audio.') : l10n.t('This agent does not accept images.');
+    if (taken.length === 0) return;
     event.preventDefault();
-    for (const item of images) {
+    for (const item of taken) {
       const file = item.getAsFile();
       if (!file) continue;
       const reader = new FileReader();
       reader.addEventListener('load', () => {
         const match = /^data:([^;,]+);base64,(.*)$/.exec(String(reader.result));
         if (!match) return;
-        this.attach([{ kind: 'image', mimeType: match[1], data: match[2], label: l10n.t('Pasted image {0}', ++this.pastedImages) }]);
+        const [, mimeType, data] = match as unknown as [string, string, string];
+        if (mimeType.startsWith('audio/')) this.attach([{ kind: 'audio', mimeType, data, label: file.name || l10n.t('Pasted sound {0}', ++this.pastedSounds) }]);
+        else this.attach([{ kind: 'image', mimeType, data, label: l10n.t('Pasted image {0}', ++this.pastedImages) }]);
       });
       reader.readAsDataURL(file);
     }
@@ -276,7 +279,7 @@ export class PromptEditor {
           this.textarea.focus();
         });
         let preview: HTMLElement = icon(
-          a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : a.kind === 'context' ? (a.source === 'terminal' ? 'terminal' : 'warning') : 'file',
+          a.kind === 'selection' ? 'selection' : a.kind === 'image' ? 'file-media' : a.kind === 'audio' ? 'unmute' : a.kind === 'context' ? (a.source === 'terminal' ? 'terminal' : 'warning') : 'file',
         );
         if (a.kind === 'image') {
           const src = imageDataUri(a.mimeType, a.data);

@@ -1,6 +1,7 @@
 import type { EntryView } from '../../src/shared/protocol';
 import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
+import type { BlockVirtualizer } from '../markdown/blockVirtualizer';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
 import { branchControl } from './branchControl';
@@ -14,7 +15,8 @@ import * as l10n from '@vscode/l10n';
 export interface EntryRenderer {
   readonly kind: EntryView['kind'];
   readonly element: HTMLElement;
-  update(entry: EntryView, appended: boolean): void;
+  /** `appended`: the entry's text grew by exactly these pieces since the last update (else read the whole entry). */
+  update(entry: EntryView, appended?: readonly string[]): void;
   /** Live = the last entry while the turn runs (a message still streaming, a thought still thinking). */
   setLive(live: boolean): void;
   /** Streamed text waits to be rendered (more than a frame's share): `drain` renders the next share. */
@@ -22,10 +24,10 @@ export interface EntryRenderer {
   drain?(): void;
 }
 
-export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer {
+export function createEntryRenderer(entry: EntryView, post: Post, virtualizer?: BlockVirtualizer): EntryRenderer {
   switch (entry.kind) {
     case 'agent':
-      return new AgentMessage(post);
+      return new AgentMessage(post, virtualizer);
     case 'user':
       return new Static('user', (e) => userMessage(e as Extract<EntryView, { kind: 'user' }>, post));
     case 'thought':
@@ -44,21 +46,26 @@ export function createEntryRenderer(entry: EntryView, post: Post): EntryRenderer
 class AgentMessage implements EntryRenderer {
   readonly kind = 'agent';
   readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, l10n.t('Agent:')));
-  private readonly body = new StreamingMarkdown();
+  private readonly body: StreamingMarkdown;
   private readonly blocks = h('div', { class: 'blocks' });
   private blocksKey = '';
   private entryId = -1;
 
-  constructor(private readonly post: Post) {
+  constructor(
+    private readonly post: Post,
+    virtualizer?: BlockVirtualizer,
+  ) {
+    this.body = new StreamingMarkdown('md', virtualizer);
     const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': l10n.t('Regenerate'), title: REGENERATE_LABEL }, icon('refresh'));
     regenerate.addEventListener('click', () => this.entryId >= 0 && post({ type: 'regenerate', entryId: this.entryId }));
     this.element.append(this.body.element, this.blocks, h('div', { class: 'answer-actions' }, regenerate, forkButton(post, () => this.entryId)));
   }
 
-  update(entry: EntryView, appended: boolean): void {
+  update(entry: EntryView, appended?: readonly string[]): void {
     if (entry.kind !== 'agent') return;
     this.entryId = entry.id;
-    this.body.setText(entry.text, appended);
+    if (appended) for (const delta of appended) this.body.append(delta);
+    else this.body.setText(entry.text);
     const key = JSON.stringify(entry.blocks);
     if (key !== this.blocksKey) {
       this.blocksKey = key;
@@ -68,7 +75,7 @@ class AgentMessage implements EntryRenderer {
 
   setLive(live: boolean): void {
     this.element.classList.toggle('live', live);
-    if (!live) this.body.settle();
+    this.body.setLive(live);
   }
 
   get backlog(): boolean {
@@ -99,10 +106,11 @@ class Thought implements EntryRenderer {
     });
   }
 
-  update(entry: EntryView, appended: boolean): void {
+  update(entry: EntryView, appended?: readonly string[]): void {
     if (entry.kind !== 'thought') return;
     this.text = entry.text;
-    this.body?.setText(entry.text, appended);
+    if (appended && this.body) for (const delta of appended) this.body.append(delta);
+    else this.body?.setText(entry.text);
   }
 
   get backlog(): boolean {

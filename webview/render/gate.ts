@@ -1,5 +1,5 @@
 import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from '../../src/shared/gateProtocol';
-import { h, icon, prose, terminalText } from '../dom';
+import { h, icon, prose, proseString, revealed, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
 import { ElicitationCard } from './elicitation';
 import * as l10n from '@vscode/l10n';
@@ -143,7 +143,8 @@ export class GateBanner {
         h('span', { class: 'gate-agent-name' }, prose(agent.name)),
         meta ? h('span', { class: 'gate-agent-meta' }, ' ', prose(meta)) : null,
         agent.description ? h('span', { class: 'gate-agent-description' }, prose(agent.description)) : null,
-        h('span', { class: 'gate-agent-detail' }, prose(agent.detail)),
+        h('span', { class: 'gate-agent-detail', title: agent.commandLine ? l10n.t('Command line: {0}', proseString(agent.commandLine)) : undefined }, prose(agent.detail)),
+        agent.commandLine ? h('details', { class: 'gate-agent-command' }, h('summary', {}, l10n.t('Command line')), h('code', {}, revealed(agent.commandLine))) : null,
       ),
     );
     const actions = h('div', { class: 'gate-agent-actions' });

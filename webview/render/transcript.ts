@@ -1,6 +1,7 @@
 import type { EntryView } from '../../src/shared/protocol';
 import type { Announcer } from '../announcer';
 import { h, icon } from '../dom';
+import { BlockVirtualizer } from '../markdown/blockVirtualizer';
 import type { StoreChanges, TranscriptStore } from '../store';
 import type { Post } from './contentBlocks';
 import { createEntryRenderer, ElicitationEntry, type EntryRenderer } from './entries';
@@ -34,6 +35,8 @@ export class Transcript {
   private stick = true;
   /** Entries whose streamed text waits to be rendered, a frame's share at a time. */
   private readonly backlogged = new Set<EntryRenderer>();
+  /** Long messages' completed groups far from the viewport become placeholders (see blockVirtualizer.ts). */
+  readonly virtualizer: BlockVirtualizer;
 
   constructor(
     private readonly store: TranscriptStore,
@@ -43,6 +46,15 @@ export class Transcript {
     this.earlier = h('button', { type: 'button', class: 'show-earlier secondary' });
     this.earlier.addEventListener('click', () => this.showEarlier());
     this.element = h('section', { class: 'transcript', 'aria-label': l10n.t('Conversation'), tabindex: -1 }, this.earlier, this.list, this.welcome);
+    this.virtualizer = new BlockVirtualizer(this.element);
+    this.element.addEventListener('focusin', (event) => this.virtualizer.focused(event.target));
+    // A copy across placeholders gets the text the rendered blocks would give (see BlockVirtualizer.selectedText).
+    this.element.addEventListener('copy', (event) => {
+      const text = this.virtualizer.selectedText(this.element);
+      if (text === undefined || !event.clipboardData) return;
+      event.clipboardData.setData('text/plain', text);
+      event.preventDefault();
+    });
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
@@ -65,7 +77,7 @@ export class Transcript {
     }
     if (changes.reset) this.rebuild();
     else {
-      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, store.entry(index), change === 'append', focusPermissions);
+      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, store.entry(index), change === 'append' ? changes.appended.get(index) : undefined, focusPermissions);
       if (changes.earlier && this.loadingBefore >= 0) this.showEarlier();
     }
     this.updateLive(!changes.reset);
@@ -93,7 +105,7 @@ export class Transcript {
     this.stick = true;
   }
 
-  private updateEntry(index: number, entry: EntryView | undefined, appended: boolean, focusPermissions: boolean): void {
+  private updateEntry(index: number, entry: EntryView | undefined, appended: readonly string[] | undefined, focusPermissions: boolean): void {
     if (!entry || index < this.start) return; // collapsed behind "Show earlier": rendered from the store when shown
     const position = index - this.start;
     // Entries arrive in order; render any gap from the store.
@@ -114,9 +126,10 @@ export class Transcript {
   }
 
   private create(entry: EntryView, at?: number): EntryRenderer {
-    const renderer = createEntryRenderer(entry, this.post);
-    renderer.update(entry, false);
+    const renderer = createEntryRenderer(entry, this.post, this.virtualizer);
+    renderer.update(entry);
     renderer.setLive(false); // complete unless updateLive says otherwise (an oversized open block is settled)
+    if (renderer.backlog) this.backlogged.add(renderer);
     if (at === undefined) this.renderers.push(renderer);
     else this.renderers[at] = renderer;
     return renderer;
@@ -134,6 +147,8 @@ export class Transcript {
     if (live === this.liveIndex) return;
     const before = this.rendererAt(this.liveIndex);
     before?.setLive(false);
+    // what is left of a burst is rendered in the next frames, a frame's share at a time
+    if (before?.backlog) this.backlogged.add(before);
     const finished = this.store.entry(this.liveIndex);
     if (announce && finished?.kind === 'agent') this.announcer.announce(finished.text);
     this.liveIndex = live;
@@ -163,8 +178,8 @@ export class Transcript {
     const fragment = document.createDocumentFragment();
     for (let i = newStart; i < this.start; i++) {
       const entry = store.entry(i) as EntryView;
-      const renderer = createEntryRenderer(entry, this.post);
-      renderer.update(entry, false);
+      const renderer = createEntryRenderer(entry, this.post, this.virtualizer);
+      renderer.update(entry);
       renderer.setLive(false);
       added.push(renderer);
       fragment.append(renderer.element);

@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar';
-import unbzip2Stream from 'unbzip2-stream';
-import * as yauzl from 'yauzl';
+import type * as tar from 'tar';
+import type * as yauzl from 'yauzl';
 import { checkHardlink, checkSymlink, isInside, safeEntryPath, UnsafeArchiveError } from './archivePaths';
 
 /**
@@ -11,7 +10,13 @@ import { checkHardlink, checkSymlink, isInside, safeEntryPath, UnsafeArchiveErro
  * Every entry is checked (archivePaths.ts) before anything is written; the writing itself is confined too (node-tar
  * refuses paths out of `cwd` and links it would follow out; zip entries are written by us, each path re-checked
  * against the real location of its folder).
+ * The three libraries are loaded on the first install, not at activation: most windows never install an agent.
  */
+const libraries = {
+  tar: () => import('tar'),
+  yauzl: () => import('yauzl'),
+  unbzip2: async () => (await import('unbzip2-stream')).default,
+};
 export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw';
 
 /** From the URL's path: `.zip`, `.tar.gz`/`.tgz`, `.tar.bz2`/`.tbz2`; anything else is the executable itself. */
@@ -37,7 +42,7 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
     case 'tar.gz':
     case 'tar.bz2':
       await checkTar(file, kind);
-      return tarPass(file, kind, tar.x({ cwd: dest, strict: true, preserveOwner: false }));
+      return tarPass(file, kind, (await libraries.tar()).x({ cwd: dest, strict: true, preserveOwner: false }));
     case 'raw': {
       const target = path.join(dest, safeEntryPath(rawName));
       if (!isInside(dest, target) || target === dest) throw new UnsafeArchiveError(rawName, 'is not a file name inside the install folder');
@@ -48,10 +53,11 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
   }
 }
 
-function tarPass(file: string, kind: ArchiveKind, sink: NodeJS.WritableStream): Promise<void> {
+async function tarPass(file: string, kind: ArchiveKind, sink: NodeJS.WritableStream): Promise<void> {
+  const unbzip2Stream = kind === 'tar.bz2' ? await libraries.unbzip2() : undefined;
   const source = fs.createReadStream(file);
   // node-tar recognises gzip by itself; bzip2 is decompressed in front of it.
-  return kind === 'tar.bz2' ? pipeline(source, unbzip2Stream(), sink) : pipeline(source, sink);
+  return unbzip2Stream ? pipeline(source, unbzip2Stream(), sink) : pipeline(source, sink);
 }
 
 const ALLOWED_TAR_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
@@ -59,7 +65,7 @@ const ALLOWED_TAR_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directo
 /** The whole listing, read before anything is written; the first bad entry is the refusal. */
 async function checkTar(file: string, kind: ArchiveKind): Promise<void> {
   let problem: unknown;
-  const lister = tar.t({
+  const lister = (await libraries.tar()).t({
     strict: true,
     onReadEntry: (entry) => {
       // Thrown here it would escape the stream: kept, and thrown once the listing is read.
@@ -95,6 +101,7 @@ interface ZipItem {
 }
 
 async function extractZip(file: string, dest: string): Promise<void> {
+  const yauzl = await libraries.yauzl();
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     // decodeStrings off: names are checked here, in full, rather than rejected one by one with yauzl's own words.
     yauzl.open(file, { lazyEntries: true, decodeStrings: false, autoClose: false }, (err, z) => (err ? reject(err) : resolve(z))),

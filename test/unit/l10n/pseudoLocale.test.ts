@@ -78,6 +78,7 @@ const header = (overrides: Partial<HeaderView> = {}): HeaderView => ({
   usage: { used: 12_345, size: 200_000, cost: { amount: 0.42, currency: 'USD' } },
   capabilities: { image: true, embeddedContext: true, midTurn: true },
   workspaceFolders: [{ name: 'wsquux', path: '/wsquux' }],
+  allowances: { folders: ['/wsquux', '/wsblarg'], read: true, write: 'ask', terminal: 'ask', commandRules: { deny: 2, ask: 1 }, mcpServers: [{ name: 'zorblmcp', transport: 'stdio', own: false }, { name: 'howdah', transport: 'stdio', own: true }], live: true },
   ...overrides,
 });
 
@@ -232,6 +233,19 @@ describe('the chat page in a pseudo-locale', () => {
     show(app, ...messages);
     assert.ok(body.querySelectorAll('.entry').length >= 10, 'the entries rendered');
     assert.deepEqual(untranslated(body, messages), []);
+  });
+
+  it('what the agent may do, before it starts and as given, is all translated', () => {
+    for (const allowances of [
+      { folders: ['/wsquux'], read: false, write: 'off', terminal: 'off', commandRules: { deny: 0, ask: 0 }, mcpServers: [], live: false },
+      { folders: ['/wsquux'], read: true, write: 'apply', terminal: 'allow', commandRules: { deny: 1, ask: 0 }, mcpServers: [{ name: 'zorblmcp', transport: 'http', own: false }], live: true },
+    ]) {
+      const { app, body } = page();
+      const messages: HostMessage[] = [{ type: 'snapshot', epoch: 1, header: header({ allowances }), entries: [], plan: [], commands: [], turn: 'idle', queue: [] }];
+      show(app, ...messages);
+      assert.ok(body.querySelector('.allowances, [class*="allowance"]'), 'the summary rendered');
+      assert.deepEqual(untranslated(body, messages), [], JSON.stringify(allowances));
+    }
   });
 
   it('an idle conversation and a cancelling one are all translated', () => {

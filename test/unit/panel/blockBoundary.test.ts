@@ -83,4 +83,50 @@ describe('webview Markdown block boundaries', () => {
     assert.equal(scanner.cutWithin(500, 10_000), 550);
     assert.equal(scanner.cutWithin(550, 10_000), 550, 'nothing left');
   });
+
+  it('finds the same cuts in a text whose rendered prefix is dropped as it goes (rebase) as in the whole text', () => {
+    let full = '';
+    for (let i = 0; i < 3_000; i++) full += i % 7 === 6 ? 'end.\n\n' : i % 31 === 0 ? '```\ncode\n\nmore\n```\n\n' : 'word word ';
+    const whole = new BlockBoundaryScanner();
+    const expected: number[] = [];
+    for (let shown = 13; shown <= full.length + 13; shown += 13) {
+      const cut = whole.scan(full.slice(0, Math.min(shown, full.length)));
+      if (cut > (expected.at(-1) ?? 0)) expected.push(cut);
+    }
+    const rebased = new BlockBoundaryScanner();
+    let dropped = 0;
+    let buffer = '';
+    const found: number[] = [];
+    for (let shown = 13; shown <= full.length + 13; shown += 13) {
+      buffer += full.slice(dropped + buffer.length, Math.min(shown, full.length));
+      const cut = rebased.scan(buffer);
+      if (cut > 0) {
+        // every third time, render (drop) up to a cut within 40 characters, as the page does a frame's share
+        if (shown % 39 === 0) {
+          const share = rebased.cutWithin(0, 40);
+          found.push(dropped + share);
+          buffer = buffer.slice(share);
+          rebased.rebase(share);
+          dropped += share;
+        }
+      }
+    }
+    let last = rebased.scan(buffer);
+    while (last > 0) {
+      const share = rebased.cutWithin(0, 40);
+      found.push(dropped + share);
+      buffer = buffer.slice(share);
+      rebased.rebase(share);
+      dropped += share;
+      last -= share;
+    }
+    assert.ok(found.length > 100);
+    // every cut taken is a cut of the whole text, and the last is the whole text's last
+    const cuts = new Set<number>();
+    const all = new BlockBoundaryScanner();
+    all.scan(full);
+    for (let from = 0, next = all.cutWithin(0, 0); next > from; from = next, next = all.cutWithin(next, next)) cuts.add(next);
+    for (const cut of found) assert.ok(cuts.has(cut), `cut ${cut} is a cut of the whole text`);
+    assert.equal(found.at(-1), expected.at(-1));
+  });
 });

@@ -35,10 +35,10 @@ describe('panel gate: what stands before a conversation', () => {
     assert.deepEqual(
       view.agents.map((a) => [a.id, a.installed, a.detail, a.canInstall, a.hasDocs, a.distribution, a.updateTo, a.version]),
       [
-        ['fake', true, '/usr/bin/node agent.js markdown', false, false, undefined, undefined, undefined],
-        ['codex', true, "Installed 1.0.0 in Howdah's storage", false, false, 'binary', '1.1.0', '1.0.0'],
+        ['fake', true, 'Found on this machine: node', false, false, undefined, undefined, undefined],
+        ['codex', true, "Installed 1.0.0 in Howdah's storage (from the ACP registry)", false, false, 'binary', '1.1.0', '1.0.0'],
         ['gemini', false, 'Not installed', true, true, 'npm', undefined, '0.27.3'],
-        ['custom', false, 'Not installed: command "custom-acp" not found', false, false, undefined, undefined, undefined],
+        ['custom', false, 'Not installed: "custom-acp" not found on PATH', false, false, undefined, undefined, undefined],
       ],
     );
     // Only an inline SVG is passed on as an icon: a URL would make the webview load something.

@@ -33,6 +33,15 @@ describe('panel prompt blocks', () => {
     assert.deepEqual(await buildPromptBlocks('', [image], { embeddedContext: false, image: true, readText }), [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
   });
 
+  it('sends sound only to agents that take audio', async () => {
+    const sound: Attachment = { kind: 'audio', mimeType: 'audio/wav', data: 'UklGRg==', label: 'memo.wav' };
+    assert.deepEqual(await buildPromptBlocks('', [sound], { embeddedContext: false, image: true, readText }), []);
+    assert.deepEqual(await buildPromptBlocks('listen', [sound], { embeddedContext: false, image: false, audio: true, readText }), [
+      { type: 'text', text: 'listen' },
+      { type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' },
+    ]);
+  });
+
   it('sends no text block for blank text', async () => {
     assert.deepEqual(await buildPromptBlocks('  \n', [], { embeddedContext: false, image: false, readText }), []);
   });

@@ -23,7 +23,10 @@ describe('webview transcript store', () => {
     store.takeChanges();
     store.apply(patch(1, { op: 'append', index: 0, offset: 2, delta: 'c' }, { op: 'append', index: 0, offset: 3, delta: 'd' }));
     assert.equal((store.entries[0] as { text: string }).text, 'abcd');
-    assert.deepEqual([...store.takeChanges().entries], [[0, 'append']]);
+    const changes = store.takeChanges();
+    assert.deepEqual([...changes.entries], [[0, 'append']]);
+    assert.deepEqual([...changes.appended], [[0, ['c', 'd']]], 'the appended pieces, for renderers that must not read the whole text');
+    assert.equal(store.takeChanges().appended.size, 0);
   });
 
   it('a replace and an append in one frame render as a replace', () => {
@@ -31,7 +34,9 @@ describe('webview transcript store', () => {
     store.apply(snapshot([agent(1, 'a')]));
     store.takeChanges();
     store.apply(patch(1, { op: 'append', index: 0, offset: 1, delta: 'b' }, { op: 'entry', index: 0, entry: agent(1, 'x') }, { op: 'append', index: 0, offset: 1, delta: 'y' }));
-    assert.deepEqual([...store.takeChanges().entries], [[0, 'replace']]);
+    const changes = store.takeChanges();
+    assert.deepEqual([...changes.entries], [[0, 'replace']]);
+    assert.equal(changes.appended.size, 0, 'a replace is read whole');
     assert.equal((store.entries[0] as { text: string }).text, 'xy');
   });
 

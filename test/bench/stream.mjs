@@ -1,0 +1,309 @@
+// Stream benchmark in the real VS Code (issue 17): the packaged .vsix in code-server, driven in headless Chromium,
+// against the stress agent (fixtures/stress-agent: ACP over stdio, writing as fast as the pipe takes it).
+//
+// Each of RUNS fresh windows (a new code-server, a new browser): the Howdah view is opened (activation: VS Code's own
+// activation time from Developer: Show Running Extensions, and the extension host's heap logged by activate()), a
+// New Session (the agent's session/new answer → the panel ready to type), then for each size a new session streaming
+// one Markdown answer (1 MiB in 20,000 agent_message_chunk notifications, 10 MiB in 200,000), and last a session of
+// 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen).
+// Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
+// the longest main-thread task in the workbench page and in the webview frame (PerformanceObserver `longtask`, in
+// both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS.
+// Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
+// Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
+// `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO } from '../harness/config.mjs';
+import { launchBrowser } from '../harness/browser.mjs';
+import { button, newSession, promptBox } from '../harness/panel.mjs';
+import { stopEverything } from '../harness/processes.mjs';
+import { provision } from '../harness/provision.mjs';
+import { createRunDir, removeRunDir, startCodeServer } from '../harness/server.mjs';
+import { log, phase } from '../harness/timing.mjs';
+import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_FRAME } from '../harness/workbench.mjs';
+import { packageExtension } from '../tools/package.mjs';
+import { descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
+import { FRAME_PROBE, watchText } from './streamProbes.mjs';
+
+const RUNS = Number(process.env.STREAM_RUNS ?? 3);
+const MIB = 1024 * 1024;
+const SIZES = [
+  { label: '1 MiB / 20,000 chunks', chunks: 20_000, bytes: MIB },
+  { label: '10 MiB / 200,000 chunks', chunks: 200_000, bytes: 10 * MIB },
+].slice(0, Number(process.env.STREAM_SIZES ?? 2));
+const ENTRIES = Number(process.env.STREAM_ENTRIES ?? 60_000);
+const AGENT = path.join(REPO, 'fixtures', 'stress-agent', 'agent.js');
+const now = () => performance.timeOrigin + performance.now();
+
+/** The agent's recorded events since `from` (ms since the epoch), by name: the latest of each. */
+function agentTimes(file, from) {
+  const out = {};
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.t >= from) out[e.event] = e;
+  }
+  return out;
+}
+
+/** The chat webview's content frame (the inner `#active-frame` of our view's iframe) as a playwright Frame. */
+async function webviewFrame(page) {
+  const outer = await page.locator(WEBVIEW_FRAME).first().elementHandle();
+  const outerFrame = await outer.contentFrame();
+  const inner = await outerFrame.locator('#active-frame').elementHandle();
+  return inner.contentFrame();
+}
+
+/** Whether `frame` runs in the workbench's renderer process: CDP gives an out-of-process frame its own session only. */
+async function inProcess(page, frame) {
+  try {
+    const cdp = await page.context().newCDPSession(frame);
+    await cdp.detach();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function install(frame) {
+  await frame.evaluate(FRAME_PROBE);
+}
+
+/** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
+const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
+
+function summarizeTasks(tasks, split) {
+  const during = tasks.filter(([start]) => start < split).map(([, d]) => d);
+  const after = tasks.filter(([start]) => start >= split).map(([, d]) => d);
+  return {
+    longestStreaming: Math.max(0, ...during),
+    longestCompletion: Math.max(0, ...after),
+    over50: tasks.filter(([, d]) => d > 50).length,
+  };
+}
+
+/** Activation as VS Code measured it (code loading + activate call), from Developer: Show Running Extensions. */
+async function activationTime(page) {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Howdah' }).first();
+  await row.waitFor({ timeout: 20000 });
+  const text = await row.locator('.activation-time').first().textContent({ timeout: 10000 });
+  await page.keyboard.press('Control+W');
+  const m = /([\d.]+)\s*ms/.exec(text ?? '');
+  return m ? Number(m[1]) : NaN;
+}
+
+/** What activate() logged about itself in the Howdah Chat log: its own duration and the extension host's heap. */
+function activationLog(dataDir) {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('Howdah Chat.log')) found.push(p);
+    }
+  };
+  walk(path.join(dataDir, 'logs'));
+  for (const file of found) {
+    const m = /activated in ([\d.]+) ms; extension host heap ([\d.]+) MiB/.exec(fs.readFileSync(file, 'utf8'));
+    if (m) return { activateMs: Number(m[1]), heapMiB: Number(m[2]) };
+  }
+  return { activateMs: NaN, heapMiB: NaN };
+}
+
+/** New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). */
+async function timeNewSession(page, wv, frame, timesFile) {
+  const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
+  const clicked = now();
+  await newSession(wv);
+  const readyAt = await ready;
+  const answered = agentTimes(timesFile, clicked)['session-new-answered']?.t;
+  return { clickToReady: readyAt - clicked, answerToReady: answered ? readyAt - answered : NaN };
+}
+
+async function stream(page, wv, frame, server, timesFile, size) {
+  await timeNewSession(page, wv, frame, timesFile);
+  await promptBox(wv).fill(`stream ${size.chunks} ${size.bytes}`);
+  const marker = `STRESS-END ${size.chunks}`;
+  const visible = frame.evaluate(watchText, marker);
+  const host = extensionHost(server.pid);
+  const before = procStats(host);
+  const sent = now();
+  await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
+  await button(wv, 'Send').click();
+  const visibleAt = await visible;
+  const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
+  const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
+  await page.waitForTimeout(1500); // the tasks that finish the answer (last render) end too
+  const after = procStats(host);
+  const split = lastWrite;
+  const pageTasks = summarizeTasks(await longTasks(page.mainFrame(), sent), split);
+  const frameTasks = summarizeTasks(await longTasks(frame, sent), split);
+  const dom = await frame.evaluate(() => {
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+    let nodes = 0;
+    while (walker.nextNode()) nodes++;
+    return { elements: document.getElementsByTagName('*').length, nodes };
+  });
+  const rends = renderers(descendants(process.pid));
+  return {
+    agentLastWrite: lastWrite - sent,
+    sendToVisible: visibleAt - sent,
+    lastWriteToVisible: visibleAt - lastWrite,
+    lastWriteToReceived: receivedAt ? receivedAt - lastWrite : NaN,
+    pageLongestStreaming: pageTasks.longestStreaming,
+    pageLongestCompletion: pageTasks.longestCompletion,
+    pageOver50: pageTasks.over50,
+    frameLongestStreaming: frameTasks.longestStreaming,
+    frameLongestCompletion: frameTasks.longestCompletion,
+    frameOver50: frameTasks.over50,
+    elements: dom.elements,
+    nodes: dom.nodes,
+    hostCpu: after.cpuMs - before.cpuMs,
+    hostRss: after.rssMiB,
+    rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
+  };
+}
+
+/** A session of `ENTRIES` one-line messages; then its view is closed and opened again: click → last entry shown. */
+async function reopenLongSession(page, wv, frame, timesFile) {
+  await timeNewSession(page, wv, frame, timesFile);
+  await promptBox(wv).fill(`entries ${ENTRIES}`);
+  const done = frame.evaluate(watchText, `ENTRIES-END ${ENTRIES}`);
+  await button(wv, 'Send').click();
+  await done;
+  await page.waitForTimeout(1500);
+  const item = howdahActivityItem(page);
+  await item.click(); // hides the side bar: the view's webview is disposed
+  await page.locator(WEBVIEW_FRAME).first().waitFor({ state: 'detached', timeout: 20000 }).catch(() => {});
+  await page.waitForTimeout(500);
+  const clicked = now();
+  await item.click();
+  // The new webview's content frame: wait for it, then for the last entry in it.
+  let inner;
+  for (const deadline = Date.now() + 30000; !inner && Date.now() < deadline;) {
+    inner = await webviewFrame(page).catch(() => undefined);
+    if (!inner || !(await inner.evaluate(() => !!document.querySelector('section.transcript')).catch(() => false))) {
+      inner = undefined;
+      await page.waitForTimeout(5);
+    }
+  }
+  if (!inner) throw new Error('the Howdah view did not come back');
+  await install(inner);
+  const shownAt = await inner.evaluate((text) => window.__bench.whenText(text), `ENTRIES-END ${ENTRIES}`);
+  const page = await inner.evaluate(() => ({ origin: performance.timeOrigin, longestRender: window.__howdah?.renderStats?.().longestMs }));
+  return { clickToShown: shownAt - clicked, pageToShown: shownAt - page.origin, longestRender: page.longestRender ?? NaN, frame: inner };
+}
+
+async function oneRun(run, vsix) {
+  const runDir = createRunDir('bench-stream');
+  const workspace = path.join(runDir, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'README.md'), '# stream bench\n');
+  const timesFile = path.join(runDir, 'stress-agent-times.jsonl');
+  const settings = {
+    'howdah.agents': { stress: { name: 'Stress agent', command: process.execPath, args: [AGENT] } },
+    'howdah.defaultAgent': 'stress',
+    'howdah.registry.url': '',
+    'git.openRepositoryInParentFolders': 'never',
+  };
+  const server = await phase(`run ${run}: server start (incl. .vsix install)`, () => startCodeServer({
+    runDir, name: 'stream', folder: workspace, settings, vsix: [vsix], logDir: runDir, env: { STRESS_AGENT_TIMES: timesFile },
+  }));
+  const browser = await launchBrowser(runDir, { width: 1440, height: 900 });
+  try {
+    const { page } = browser;
+    await browser.context.addInitScript(FRAME_PROBE);
+    await openWorkbench(page, server.url());
+    const wv = await phase(`run ${run}: open the Howdah view`, () => openHowdahView(page));
+    const frame = await webviewFrame(page);
+    await install(frame);
+    const sameProcess = await inProcess(page, frame);
+    const result = { sameProcess, sizes: [] };
+    result.activation = { vscodeMs: await activationTime(page).catch((e) => { log(`activation time: ${e.message.split('\n')[0]}`); return NaN; }), ...activationLog(server.dataDir) };
+    const hostAfterActivation = procStats(extensionHost(server.pid));
+    result.activation.hostRss = hostAfterActivation.rssMiB;
+    result.newSession = await phase(`run ${run}: new session`, () => timeNewSession(page, wv, frame, timesFile));
+    for (const size of SIZES) result.sizes.push(await phase(`run ${run}: ${size.label}`, () => stream(page, wv, frame, server, timesFile, size)));
+    result.reopen = await phase(`run ${run}: ${ENTRIES}-entry session, view reopened`, () => reopenLongSession(page, wv, frame, timesFile));
+    delete result.reopen.frame;
+    return result;
+  } finally {
+    await browser.close();
+    await server.stop();
+    removeRunDir(runDir);
+  }
+}
+
+// ─── Report ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+const sorted = (xs) => xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+function mmm(xs, digits = 0) {
+  const s = sorted(xs);
+  if (!s.length) return 'n/a';
+  const f = (x) => x.toFixed(digits);
+  return `${f(s[0])} / ${f(s[Math.floor(s.length / 2)])} / ${f(s[s.length - 1])}`;
+}
+const row = (label, values, unit, target = '', digits = 0) => console.log(`    ${label.padEnd(44)} ${mmm(values, digits).padStart(22)} ${unit.padEnd(4)} ${target}`);
+
+function pageOnlyBench() {
+  if (process.env.STREAM_PAGE_BENCH === '0') return undefined;
+  const r = spawnSync(process.execPath, [path.join(REPO, 'test', 'bench', 'webview.mjs'), '--quick'], { cwd: REPO, encoding: 'utf8', timeout: 600_000 });
+  return (r.stdout ?? '') + (r.status ? `\n(webview.mjs exited ${r.status}: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')})` : '');
+}
+
+let status = 0;
+try {
+  const vsix = process.env.HOWDAH_VSIX || await phase('package .vsix', () => packageExtension());
+  await phase('provision', provision);
+  const results = [];
+  for (let run = 1; run <= RUNS; run++) results.push(await oneRun(run, vsix));
+  const pageOnly = await phase('page-only bench (webview.mjs --quick)', async () => pageOnlyBench());
+
+  console.log(`\nstream: the .vsix in code-server, the stress agent over stdio; min / median / max of ${RUNS} fresh windows`);
+  console.log(`  webview frame in the workbench's renderer process: ${results.map((r) => (r.sameProcess ? 'yes' : 'no')).join(', ')}`);
+  console.log('  start-up:');
+  row('activation (VS Code: code loading + activate)', results.map((r) => r.activation.vscodeMs), 'ms');
+  row('activate() itself (logged)', results.map((r) => r.activation.activateMs), 'ms', '', 1);
+  row('extension-host heap after activation', results.map((r) => r.activation.heapMiB), 'MiB', '', 1);
+  row('extension-host RSS after activation', results.map((r) => r.activation.hostRss), 'MiB');
+  row('New Session: click → ready to type', results.map((r) => r.newSession.clickToReady), 'ms');
+  row('New Session: agent answered → ready to type', results.map((r) => r.newSession.answerToReady), 'ms', '[target ≤ 100]');
+  SIZES.forEach((size, i) => {
+    const of = (key) => results.map((r) => r.sizes[i][key]);
+    console.log(`  ${size.label}:`);
+    row("agent's last write (after Send)", of('agentLastWrite'), 'ms');
+    row('Send → final text visible', of('sendToVisible'), 'ms');
+    row('last write → final text visible', of('lastWriteToVisible'), 'ms', '[target ≤ 250]');
+    row('last write → its patch received in the page', of('lastWriteToReceived'), 'ms');
+    row('workbench: longest task while streaming', of('pageLongestStreaming'), 'ms', '[target ≤ 50]');
+    row('workbench: longest task after last write', of('pageLongestCompletion'), 'ms', '[target ≤ 100]');
+    row('workbench: tasks > 50 ms', of('pageOver50'), '');
+    row('webview: longest task while streaming', of('frameLongestStreaming'), 'ms', '[target ≤ 50]');
+    row('webview: longest task after last write', of('frameLongestCompletion'), 'ms', '[target ≤ 100]');
+    row('webview: tasks > 50 ms', of('frameOver50'), '');
+    row('webview DOM elements at the end', of('elements'), '', '[target ≤ 5000]');
+    row('webview DOM nodes at the end', of('nodes'), '');
+    row('extension host CPU (Send → visible + 1.5 s)', of('hostCpu'), 'ms');
+    row('extension host RSS at the end', of('hostRss'), 'MiB');
+    row('renderer RSS at the end (largest)', of('rendererRss'), 'MiB');
+  });
+  console.log(`  ${ENTRIES.toLocaleString('en')}-entry session, view closed and opened again:`);
+  row('click → last entry shown', results.map((r) => r.reopen.clickToShown), 'ms');
+  row('webview page loaded → last entry shown', results.map((r) => r.reopen.pageToShown), 'ms');
+  row("the page's longest render (snapshot → DOM)", results.map((r) => r.reopen.longestRender), 'ms', '[target ≤ 100]');
+  if (pageOnly !== undefined) {
+    console.log('  page-only bench, same run (webview.mjs --quick: the page alone in Chromium, fake host):');
+    for (const l of pageOnly.split('\n').filter(Boolean)) console.log(`    | ${l}`);
+  }
+} catch (e) {
+  console.error(e.stack ?? e.message);
+  status = 1;
+} finally {
+  const left = await stopEverything();
+  if (left.length) { log(`${left.length} process(es) were left behind`); status = 1; }
+}
+process.exit(status);

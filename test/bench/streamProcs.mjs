@@ -1,0 +1,54 @@
+// Process figures for the stream bench, from /proc: CPU time and RSS of the extension host and of Chromium's renderers.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+const read = (file) => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+const cmdline = (pid) => read(`/proc/${pid}/cmdline`).split('\0').join(' ');
+
+/** Every live process below `root`. */
+export function descendants(root) {
+  const children = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = read(`/proc/${name}/stat`);
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(name));
+  }
+  const out = [];
+  for (const queue = [root]; queue.length;) {
+    for (const child of children.get(queue.shift()) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+/** The extension host code-server `serverPid` runs. */
+export function extensionHost(serverPid) {
+  const pid = descendants(serverPid).find((p) => /--type=extensionHost/.test(cmdline(p)));
+  if (!pid) throw new Error('no extension host process below the server');
+  return pid;
+}
+
+export function renderers(pids) {
+  return pids.filter((p) => /--type=renderer/.test(cmdline(p))).map((pid) => ({ pid, ...procStats(pid) }));
+}
+
+/** CPU time (user + system) in ms and resident memory in MiB. */
+export function procStats(pid) {
+  const stat = read(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  const rss = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
+  return { cpuMs, rssMiB: rss ? Number(rss[1]) / 1024 : NaN };
+}

@@ -1,0 +1,188 @@
+// The virtualised transcript (webview/markdown/blockVirtualizer.ts): a long answer's completed groups of blocks far
+// from the viewport become placeholders holding their text; scrolling back renders them again, and find, copy,
+// keyboard navigation, the scroll position and the sticky bottom work as if every block were rendered.
+import { strict as assert } from 'node:assert';
+import { chatHost } from './support/chatPage.mjs';
+import { chatPagePerTest, send } from './support/chatPage.mjs';
+import { agent, patch, snapshot, tool, turnEnd, user } from './support/fixtures.mjs';
+
+/** A long answer: numbered paragraphs with a link each, and now and then a list, a code block and a table. */
+function longAnswer(paragraphs) {
+  const parts = [];
+  for (let i = 0; i < paragraphs; i++) {
+    parts.push(`Paragraph ${i}: marker-${i} holds **bold ${i}**, \`code${i}\` and [link ${i}](https://example.com/${i}) among words that fill the line.\n\n`);
+    if (i % 25 === 7) parts.push(`- item ${i} one\n- item ${i} two\n\n`);
+    if (i % 25 === 15) parts.push('```ts\n' + `const value${i} = ${i};\nconst next${i} = value${i} + 1;\n` + '```\n\n');
+    if (i % 50 === 30) parts.push(`| name | value |\n|---|--:|\n| row${i} | ${i} |\n\n`);
+  }
+  return parts.join('');
+}
+
+const ANSWER = longAnswer(1500);
+
+/** Streams `text` as the running turn's answer in patches of `size`, then ends the turn; waits until it is all shown. */
+async function stream(page, text, { size = 30_000, entries = [], onPatch } = {}) {
+  const index = entries.length + 1;
+  const snap = snapshot({ entries: [user(1, 'Write a long answer.'), ...entries, agent(2, '')], turn: 'running' });
+  await send(page, snap);
+  for (let offset = 0; offset < text.length; offset += size) {
+    await send(page, patch(snap, { op: 'append', index, offset, delta: text.slice(offset, offset + size) }));
+    await onPatch?.();
+  }
+  await send(page, patch(snap, { op: 'entry', index: index + 1, entry: turnEnd(99, 'end_turn') }, { op: 'turn', turn: 'idle' }));
+  await settle(page);
+  return snap;
+}
+
+/** Waits for the page to render everything it was sent and the virtualiser to finish its work. */
+async function settle(page) {
+  await page.waitForFunction(() => window.__howdah.settled());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+}
+
+const placeholders = (page) => page.locator('.entry.agent .md-placeholder').count();
+const transcript = (page) => page.locator('section.transcript');
+
+describe('chat webview: virtualised transcript', function () {
+  const chat = chatPagePerTest();
+
+  it('keeps a long answer small in the DOM, follows its end while it streams, and shows the exact text of dropped blocks when scrolled back', async function () {
+    let checks = 0;
+    await stream(chat.page, ANSWER, {
+      onPatch: async () => {
+        // the sticky bottom: the reader who has not scrolled sees the end as it grows
+        const gap = await transcript(chat.page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+        assert.ok(gap < 40, `at the bottom while streaming (gap ${gap}px)`);
+        checks++;
+      },
+    });
+    assert.ok(checks > 5);
+    assert.ok((await placeholders(chat.page)) > 10, 'far groups are placeholders');
+    const elements = await chat.page.evaluate(() => document.querySelectorAll('*').length);
+    const plainly = await chat.page.evaluate(() => document.querySelectorAll('.entry.agent p').length);
+    assert.ok(plainly < 1000, `only the groups near the viewport are rendered (${plainly} paragraphs of 1,500, ${elements} elements)`);
+    // Scrolled to the top, the first paragraphs are rendered again, exactly.
+    await transcript(chat.page).evaluate((el) => { el.scrollTop = 0; });
+    await chat.page.waitForFunction(() => document.querySelector('.entry.agent .md-blocks')?.classList.contains('md-placeholder') === false);
+    const first = await chat.page.locator('.entry.agent p').first().innerText();
+    assert.equal(first, 'Paragraph 0: marker-0 holds bold 0, code0 and link 0 among words that fill the line.');
+    assert.equal(await chat.page.locator('.entry.agent strong').first().innerText(), 'bold 0');
+    // and the end, now far, is dropped in its turn
+    await settle(chat.page);
+    assert.ok((await placeholders(chat.page)) > 10);
+  });
+
+  it('copies a selection of the whole answer with the same text as a page that keeps every block', async function () {
+    await stream(chat.page, ANSWER);
+    assert.ok((await placeholders(chat.page)) > 10);
+    const whole = (page) => page.evaluate(() => {
+      const md = document.querySelector('.entry.agent .md');
+      document.getSelection().selectAllChildren(md);
+      return document.getSelection().toString();
+    });
+    const copied = async (page) => {
+      // what the clipboard gets: the browser's own copy of the selection
+      await page.keyboard.press('Control+C');
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    await chat.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const ours = await whole(chat.page);
+    const oursCopied = await copied(chat.page);
+    const reference = await (await chatHost()).open();
+    try {
+      await reference.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await reference.page.evaluate(() => window.__howdah.configure({ virtualize: false }));
+      await stream(reference.page, ANSWER);
+      assert.equal(await placeholders(reference.page), 0);
+      const theirs = await whole(reference.page);
+      assert.ok(theirs.includes('Paragraph 1499: marker-1499') && theirs.includes('const value15 = 15;\nconst next15 = value15 + 1;'));
+      // the selection's own text has every word (placeholders hold the blocks' innerText)…
+      const words = (t) => t.replace(/\s+/g, ' ');
+      assert.equal(words(ours), words(theirs));
+      // …and a copy gives exactly what the page that keeps every block gives
+      const theirsCopied = await copied(reference.page);
+      assert.equal(theirsCopied, theirs);
+      assert.equal(oursCopied.length, theirsCopied.length, 'same length');
+      assert.equal(oursCopied, theirsCopied);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('finds text of dropped blocks with the browser’s find (as VS Code’s webview find does) and renders the match', async function () {
+    await stream(chat.page, ANSWER);
+    assert.ok((await placeholders(chat.page)) > 10);
+    for (const i of [3, 400, 901, 1498]) {
+      const found = await chat.page.evaluate((word) => window.find(word, false, false, true), `marker-${i} holds`);
+      assert.equal(found, true, `marker-${i} found`);
+    }
+    // The last match is rendered once scrolled into view, and stays selected there: find next goes on from it.
+    await chat.page.evaluate(() => { document.getSelection().collapse(document.body, 0); });
+    assert.equal(await chat.page.evaluate(() => window.find('marker-5 holds', false, false, true)), true);
+    await chat.page.waitForFunction(() => document.getSelection().anchorNode?.parentElement?.closest('p') !== null);
+    await settle(chat.page);
+    assert.equal(await chat.page.evaluate(() => document.getSelection().toString()), 'marker-5 holds');
+    assert.equal(await chat.page.evaluate(() => document.getSelection().anchorNode.parentElement.closest('p').textContent.startsWith('Paragraph 5:')), true);
+    assert.equal(await chat.page.evaluate(() => window.find('marker-6 holds', false, false, true)), true);
+    await settle(chat.page);
+    assert.equal(await chat.page.evaluate(() => document.getSelection().anchorNode.parentElement.closest('p').textContent.startsWith('Paragraph 6:')), true);
+  });
+
+  it('keeps the block in view in place when a block above changes height (a tool card unfolded, groups rendered again)', async function () {
+    const card = tool(3, { kind: 'execute', title: 'Run the tests', rawInput: JSON.stringify({ command: 'npm test', lines: Array.from({ length: 80 }, (_, i) => `line ${i}`) }, null, 2) });
+    await stream(chat.page, ANSWER, { entries: [card] });
+    // the reader scrolls up to paragraph 700 (its group had become a placeholder)
+    const top = async () => chat.page.evaluate(() => [...document.querySelectorAll('.entry.agent p')].find((p) => p.textContent.startsWith('Paragraph 700:'))?.getBoundingClientRect().top);
+    await transcript(chat.page).evaluate((el) => { el.scrollTop = el.scrollHeight * 0.45; });
+    await settle(chat.page);
+    await chat.page.evaluate(() => {
+      const p = [...document.querySelectorAll('.entry.agent p')].find((e) => e.textContent.startsWith('Paragraph 700:'));
+      const box = document.querySelector('section.transcript');
+      box.scrollTop += p.getBoundingClientRect().top - box.getBoundingClientRect().top - 200;
+    });
+    await settle(chat.page);
+    const before = await top();
+    assert.ok(before !== undefined);
+    // everything above unfolds: the tool card's raw input, far above the viewport
+    const height = await transcript(chat.page).evaluate((el) => el.scrollHeight);
+    await chat.page.evaluate(() => { for (const d of document.querySelectorAll('.entry.tool-entry details')) d.open = true; });
+    await settle(chat.page);
+    const grew = (await transcript(chat.page).evaluate((el) => el.scrollHeight)) - height;
+    assert.ok(grew > 100, `the card grew (${grew}px)`);
+    const after = await top();
+    assert.ok(Math.abs(after - before) < 2, `paragraph 700 stayed in place (${before} → ${after})`);
+    // scrolling up a screen at a time renders the groups above again without moving what is shown
+    for (let k = 0; k < 3; k++) {
+      const anchor = await chat.page.evaluate(() => {
+        const box = document.querySelector('section.transcript');
+        box.scrollTop -= box.clientHeight;
+        return box.scrollTop;
+      });
+      await settle(chat.page);
+      const now = await transcript(chat.page).evaluate((el) => el.scrollTop);
+      assert.ok(Math.abs(now - anchor) < 2, `no jump when groups above are rendered again (${anchor} → ${now})`);
+    }
+  });
+
+  it('walks the answer with the keyboard: Home and End, and Tab through its links from group to group', async function () {
+    await stream(chat.page, ANSWER);
+    await transcript(chat.page).focus();
+    await chat.page.keyboard.press('Home');
+    await chat.page.waitForFunction(() => document.querySelector('section.transcript').scrollTop === 0);
+    await settle(chat.page);
+    assert.equal(await chat.page.locator('.entry.agent p').first().innerText(), 'Paragraph 0: marker-0 holds bold 0, code0 and link 0 among words that fill the line.');
+    // Tab from link to link: the order crosses the groups' boundaries (the next group is rendered when focus nears it)
+    await chat.page.locator('.entry.agent a').first().focus();
+    const hrefs = [];
+    for (let i = 0; i < 60; i++) {
+      await chat.page.keyboard.press('Tab');
+      hrefs.push(await chat.page.evaluate(() => document.activeElement?.getAttribute('href')));
+    }
+    const links = hrefs.filter((h) => h?.startsWith('https://example.com/')).map((h) => Number(h.split('/').pop()));
+    assert.ok(links.length >= 50 && links.every((n, i) => i === 0 || n === links[i - 1] + 1), `links in order: ${links.join(',')}`);
+    await transcript(chat.page).focus();
+    await chat.page.keyboard.press('End');
+    await settle(chat.page);
+    assert.equal(await chat.page.locator('.entry.agent p').last().innerText(), 'Paragraph 1499: marker-1499 holds bold 1499, code1499 and link 1499 among words that fill the line.');
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * Keeps a long transcript's DOM small: a completed group of Markdown blocks (see streamingMarkdown.ts) that is far
+ * from the viewport becomes a placeholder — the same element, at the height it had when rendered, holding only the
+ * group's text as one text node — and is rendered again from its Markdown when it comes near. A 10 MiB answer is then
+ * a few rendered groups around the viewport and one element per other group.
+ *
+ * Why placeholders that hold the text, rather than dropping far blocks (a windowed list) or `content-visibility:
+ * auto` alone: VS Code's find in a webview is the browser's own find on the page's DOM (`window.find` in the webview
+ * frame), and a copy is the browser's serialisation of the selection. Text that is not in the DOM is neither found
+ * nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with the
+ * answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is replaced,
+ * laid out with `white-space: pre-wrap` and never skipped (window.find and a selection's text see no text in content
+ * that `content-visibility` skips before it was ever laid out): the browser finds in it the words the reader saw.
+ * When find selects a match in a placeholder, scrolling it into view brings the group near, it is rendered, and the
+ * same occurrence is selected again in the rendered group, so "find next" goes on from it. A copy whose selection
+ * spans placeholders is filled by the transcript's copy handler with the text the rendered groups give
+ * (`selectedText`): innerText has the same words but not always the browser copy's line breaks between blocks.
+ *
+ * A group that holds the page's selection (its anchor or focus) is never replaced: the selection would collapse.
+ */
+
+/** How far from the viewport (in viewport heights) a group stays rendered. */
+const NEAR = '100%';
+/** Work per turn of the queue: placeholders made or groups rendered until this many ms have gone by. */
+const SLICE_MS = 6;
+
+interface Group {
+  readonly element: HTMLElement;
+  /** Renders the group's Markdown (from its owner's text, so nothing is copied here). */
+  readonly render: () => DocumentFragment;
+  rendered: boolean;
+  near: boolean;
+}
+
+export class BlockVirtualizer {
+  private readonly groups = new WeakMap<Element, Group>();
+  private readonly observer: IntersectionObserver;
+  /** Groups whose state should change (rendered far away, or a placeholder come near). */
+  private readonly queue = new Set<Group>();
+  private scheduled: ReturnType<typeof setTimeout> | undefined;
+  private enabled = true;
+  /** Placeholders made and groups rendered again since the page started (tests and the benchmark read them). */
+  placeholdersMade = 0;
+  groupsRestored = 0;
+
+  constructor(root: HTMLElement) {
+    this.observer = new IntersectionObserver((entries) => this.seen(entries), { root, rootMargin: `${NEAR} 0px` });
+  }
+
+  /** Virtualisation off (the benchmark's side-by-side): every group stays rendered, placeholders are rendered again. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+  }
+
+  /** A completed group that will not change again; `render` gives its content anew. */
+  add(element: HTMLElement, render: () => DocumentFragment): void {
+    if (!this.enabled) return;
+    this.groups.set(element, { element, render, rendered: true, near: true });
+    this.observer.observe(element);
+  }
+
+  /** The group is gone (its message started over). */
+  remove(element: HTMLElement): void {
+    const group = this.groups.get(element);
+    if (!group) return;
+    this.groups.delete(element);
+    this.queue.delete(group);
+    this.observer.unobserve(element);
+  }
+
+  /**
+   * The focus moved to `target`: the groups on both sides of its group are rendered now, so Tab and Shift+Tab go on
+   * to their links and buttons instead of skipping placeholders.
+   */
+  focused(target: EventTarget | null): void {
+    const group = target instanceof Element ? target.closest('.md-blocks') : null;
+    if (!group) return;
+    for (const side of [group.previousElementSibling, group.nextElementSibling]) {
+      const neighbour = side ? this.groups.get(side) : undefined;
+      if (neighbour && !neighbour.rendered) {
+        this.queue.delete(neighbour);
+        this.restore(neighbour);
+      }
+    }
+  }
+
+  /**
+   * The text a copy of the page's selection gives as if every group in it were rendered, or undefined when the
+   * selection holds no placeholder (the browser's own copy is then exact). A placeholder's innerText has the rendered
+   * group's words but not always the same line breaks between blocks as the browser's copy (after a list, say), so
+   * the placeholders in the selection are rendered for the moment of the copy, the browser serialises the selection,
+   * and they are put back. A copy of a whole 10 MiB answer costs seconds this way; it is what makes it exact.
+   */
+  selectedText(root: HTMLElement): string | undefined {
+    const selection = document.getSelection();
+    if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return undefined;
+    const range = selection.getRangeAt(0);
+    const inside = [...root.querySelectorAll<HTMLElement>('.md-placeholder')].filter((el) => range.intersectsNode(el));
+    if (inside.length === 0) return undefined;
+    // a selection that ends inside a placeholder (a find match) is of the placeholder's own text: copied as it is
+    if (inside.some((el) => el.contains(range.startContainer) || el.contains(range.endContainer))) return undefined;
+    const saved = inside.map((element) => ({ element, text: element.textContent ?? '', height: element.style.height, group: this.groups.get(element) }));
+    for (const { element, group } of saved) {
+      if (!group) continue;
+      element.replaceChildren(group.render());
+      element.classList.remove('md-placeholder');
+      element.style.removeProperty('height');
+    }
+    const text = selection.toString();
+    for (const { element, text: placeholder, height } of saved) {
+      element.replaceChildren(placeholder);
+      element.classList.add('md-placeholder');
+      element.style.height = height;
+    }
+    return text;
+  }
+
+  /** Work waits (groups to replace or render again). */
+  get busy(): boolean {
+    return this.queue.size > 0;
+  }
+
+  private seen(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const group = this.groups.get(entry.target);
+      if (!group) continue;
+      group.near = entry.isIntersecting;
+      if (group.near !== group.rendered) this.queue.add(group);
+      else this.queue.delete(group);
+    }
+    // Coming near is urgent (it will be on screen); going far is not, but is done in the same slices.
+    this.work();
+  }
+
+  private work(): void {
+    this.scheduled = undefined;
+    const started = performance.now();
+    // Near groups first: they are about to be seen.
+    const order = [...this.queue].sort((a, b) => Number(b.near) - Number(a.near));
+    for (const group of order) {
+      if (performance.now() - started > SLICE_MS) break;
+      this.queue.delete(group);
+      if (!group.element.isConnected) {
+        this.remove(group.element);
+        continue;
+      }
+      if (group.near && !group.rendered) this.restore(group);
+      else if (!group.near && group.rendered && this.enabled) this.replace(group);
+    }
+    if (this.queue.size > 0 && this.scheduled === undefined) this.scheduled = setTimeout(() => this.work(), 0);
+  }
+
+  /** Rendered far away → placeholder of the same height holding the group's text. */
+  private replace(group: Group): void {
+    const element = group.element;
+    if (holdsSelection(element)) return;
+    // A group skipped by `content-visibility: auto` has no layout, and its innerText is empty: lay it out first.
+    element.style.contentVisibility = 'visible';
+    const text = element.innerText;
+    // (laid out now anyway: a group never shown has only its intrinsic size in the observer's figures)
+    const height = element.getBoundingClientRect().height;
+    element.style.removeProperty('content-visibility');
+    element.style.height = `${height}px`;
+    element.classList.add('md-placeholder');
+    element.replaceChildren(text);
+    group.rendered = false;
+    this.placeholdersMade++;
+  }
+
+  /** Placeholder come near → the group rendered again; a selection in it (a find match) is found again in it. */
+  private restore(group: Group): void {
+    const element = group.element;
+    const selected = selectionIn(element);
+    element.replaceChildren(group.render());
+    element.classList.remove('md-placeholder');
+    element.style.removeProperty('height');
+    group.rendered = true;
+    this.groupsRestored++;
+    if (selected) reselect(element, selected);
+  }
+}
+
+function holdsSelection(element: Element): boolean {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0) return false;
+  return (selection.anchorNode !== null && element.contains(selection.anchorNode)) || (selection.focusNode !== null && element.contains(selection.focusNode));
+}
+
+/** The selected text and how many times it occurs before the selection in the placeholder's text. */
+function selectionIn(element: HTMLElement): { text: string; before: number } | undefined {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0) return undefined;
+  const range = selection.getRangeAt(0);
+  if (!element.contains(range.startContainer)) return undefined;
+  const text = selection.toString();
+  const content = (element.textContent ?? '').toLowerCase();
+  const start = range.startContainer === element.firstChild ? range.startOffset : 0;
+  let before = 0;
+  const needle = text.toLowerCase();
+  if (needle) for (let at = content.indexOf(needle); at >= 0 && at < start; at = content.indexOf(needle, at + 1)) before++;
+  return { text, before };
+}
+
+/** Selects the same occurrence of `text` in the rendered group (with the browser's own find, as VS Code's find does). */
+function reselect(element: HTMLElement, selected: { text: string; before: number }): void {
+  const selection = document.getSelection();
+  if (!selection) return;
+  selection.collapse(element, 0);
+  if (!selected.text) return;
+  const find = (window as unknown as { find?: (text: string, caseSensitive: boolean, backwards: boolean, wrap: boolean) => boolean }).find;
+  if (!find) return;
+  for (let i = 0; i <= selected.before; i++) {
+    if (!find.call(window, selected.text, false, false, false)) break;
+  }
+  if (selection.anchorNode && !element.contains(selection.anchorNode)) selection.collapse(element, 0);
+}
