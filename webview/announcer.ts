@@ -5,13 +5,16 @@ import * as l10n from '@vscode/l10n';
 const MAX = 500;
 
 /**
- * A polite live region for completed agent messages (never per chunk: a stream of partial sentences is noise) and
- * for what the page did that is not otherwise heard (a message queued). Markdown punctuation is dropped so it is not
- * read out.
+ * Two live regions. The polite one takes completed agent messages (never per chunk: a stream of partial sentences is
+ * noise; a message is read once the agent moves on or the turn ends) and what the page did that is not otherwise
+ * heard (a message queued). The assertive one takes what waits for the user (a permission prompt, a question), which
+ * interrupts whatever is being read. Markdown punctuation is dropped so it is not read out.
  */
 export class Announcer {
-  readonly element = h('div', { class: 'sr-only announcer', 'aria-live': 'polite', 'aria-atomic': 'true' });
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly polite = h('div', { class: 'announcer', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  private readonly assertive = h('div', { class: 'announcer', 'aria-live': 'assertive', 'aria-atomic': 'true' });
+  readonly element = h('div', { class: 'sr-only' }, this.polite, this.assertive);
+  private readonly timers = new Map<HTMLElement, ReturnType<typeof setTimeout>>();
 
   announce(markdownText: string): void {
     // Only the beginning can be said: the rest of a 10 MiB answer is not even looked at.
@@ -28,15 +31,25 @@ export class Announcer {
 
   /** Plain text in our words (a message queued, …), capped like the agent's. */
   say(plain: string): void {
+    this.put(this.polite, plain);
+  }
+
+  /** Something that waits for the user's answer: read at once, interrupting. */
+  alert(plain: string): void {
+    this.put(this.assertive, plain);
+  }
+
+  private put(region: HTMLElement, plain: string): void {
     const text = plain.length > MAX ? `${plain.slice(0, MAX)}…` : plain;
     // Clearing first makes the same text announce again.
-    this.element.textContent = '';
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => (this.element.textContent = text), 50);
+    region.textContent = '';
+    const timer = this.timers.get(region);
+    if (timer) clearTimeout(timer);
+    this.timers.set(region, setTimeout(() => (region.textContent = text), 50));
   }
 
   /** What was announced last (tests). */
   get last(): string {
-    return this.element.textContent ?? '';
+    return this.polite.textContent ?? '';
   }
 }

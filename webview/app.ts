@@ -1,3 +1,4 @@
+import type { GateView } from '../src/shared/gateProtocol';
 import type { HostMessage } from '../src/shared/protocol';
 import { Announcer } from './announcer';
 import { originalText } from './dom';
@@ -8,6 +9,8 @@ import type { Post } from './render/contentBlocks';
 import { AllowancesSummary } from './render/allowances';
 import { GateBanner } from './render/gate';
 import { Header } from './render/header';
+import { MessageNavigation } from './messageNavigation';
+import { ShortcutsHelp } from './render/shortcutsHelp';
 import { UnsavedNotice } from './render/unsavedNotice';
 import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
@@ -34,6 +37,7 @@ export class ChatApp {
   private readonly queue: QueueList;
   private readonly unsaved: UnsavedNotice;
   private readonly announcer = new Announcer();
+  private lastGateAlert = '';
   private frame: number | undefined;
   private fallback: ReturnType<typeof setTimeout> | undefined;
   private waiting: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +65,10 @@ export class ChatApp {
     this.prompt = new PromptEditor(host);
     this.queue = new QueueList(post, this.announcer, () => this.prompt.focus());
     this.unsaved = new UnsavedNotice(post, this.announcer, () => this.prompt.focus());
-    root.append(this.header.element, this.gate.element, this.allowances.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
+    const help = new ShortcutsHelp();
+    this.header.addAction(help.button);
+    new MessageNavigation(root, () => this.prompt.focus());
+    root.append(this.header.element, help.element, this.gate.element, this.allowances.element, this.transcript.element, this.plan.element, this.queue.element, this.unsaved.element, this.prompt.element, this.announcer.element);
     root.addEventListener('click', (event) => this.click(event), true);
     // Middle-click would open a link in a new window: links are opened by the host only.
     root.addEventListener('auxclick', (event) => {
@@ -88,6 +95,7 @@ export class ChatApp {
       case 'focusPrompt':
         return this.prompt.focus();
       case 'gate':
+        this.alertGate(message.gate);
         return this.gate.update(message.gate);
       case 'unsaved':
         return this.unsaved.update(message.notice);
@@ -96,6 +104,13 @@ export class ChatApp {
         this.prompt.focus();
         return;
     }
+  }
+
+  /** A question or a sign-in in the start area waits for the user: read out at once, like a permission prompt. */
+  private alertGate(gate: GateView | null): void {
+    const waiting = gate?.kind === 'elicitation' ? l10n.t('{0} asks you: {1}', gate.agentName, gate.elicitation.message) : gate?.kind === 'signIn' ? l10n.t('Sign in to {0}: {1}', gate.agentName, gate.message) : '';
+    if (waiting && waiting !== this.lastGateAlert) this.announcer.alert(waiting);
+    this.lastGateAlert = waiting;
   }
 
   nodeCount(): number {

@@ -130,7 +130,7 @@ describe('chat webview: gate', function () {
     await r.getByRole('button', { name: 'Sign in to Codex CLI' }).click();
     await r.getByRole('button', { name: 'Update to 1.1.0' }).click();
     await r.getByRole('button', { name: 'Install Gemini CLI' }).click();
-    await r.getByRole('button', { name: 'Gemini CLI documentation' }).click();
+    await r.getByRole('button', { name: 'Gemini CLI docs' }).click();
     assert.deepEqual(
       (await posted(chat.page)).filter((m) => ['chooseAgent', 'installAgent', 'agentDocs', 'signInAgent'].includes(m.type)),
       [{ type: 'chooseAgent', agentId: 'fake' }, { type: 'signInAgent', agentId: 'codex' }, { type: 'installAgent', agentId: 'codex' }, { type: 'installAgent', agentId: 'gemini' }, { type: 'agentDocs', agentId: 'gemini' }],

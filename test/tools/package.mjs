@@ -22,7 +22,9 @@ export function packageExtension() {
   const out = path.join(REPO, `howdah-${version}.vsix`);
   if (!process.env.HOWDAH_SKIP_BUILD) run('npm', ['run', '--silent', 'build']);
   fs.rmSync(out, { force: true });
-  run(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--skip-license', '--out', out]);
+  // The README's screenshots are relative (docs/screenshots/): with no `repository` in package.json vsce cannot make
+  // them absolute and refuses; left relative they show wherever the README is read from the repository.
+  run(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--skip-license', '--no-rewrite-relative-links', '--out', out]);
   const size = fs.statSync(out).size;
   console.log(`${path.basename(out)}: ${(size / 1024).toFixed(1)} KB (limit ${LIMIT / 1000} KB)`);
   if (size >= LIMIT) throw new Error(`${path.basename(out)} is ${size} bytes, at or over the 1 MB limit: check .vscodeignore`);

@@ -50,7 +50,6 @@ export class CompletionList<T extends CompletionItem> {
       }),
     );
     this.element.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
     this.input.setAttribute('aria-controls', this.id);
     this.highlight();
   }
@@ -59,7 +58,7 @@ export class CompletionList<T extends CompletionItem> {
     if (this.element.hidden) return;
     this.element.hidden = true;
     this.items = [];
-    this.input.setAttribute('aria-expanded', 'false');
+    this.input.removeAttribute('aria-controls');
     this.input.removeAttribute('aria-activedescendant');
   }
 

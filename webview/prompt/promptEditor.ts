@@ -48,8 +48,9 @@ export class PromptEditor {
       'aria-label': l10n.t('Prompt'),
       rows: 2,
       placeholder: PLACEHOLDER,
+      // A textarea is a textbox, which has no aria-expanded: the suggestions are tied to it by aria-controls and
+      // aria-activedescendant (CompletionList), which textboxes support.
       'aria-autocomplete': 'list',
-      'aria-expanded': 'false',
     });
     this.textarea.value = saved.draft ?? '';
     this.completion = new CompletionList<Suggestion>(this.textarea, l10n.t('Suggestions'));
@@ -143,6 +144,8 @@ export class PromptEditor {
       this.submit();
       return;
     }
+    // Alt with the arrows moves between messages (MessageNavigation), not through the history.
+    if (event.altKey) return;
     const { selectionStart, selectionEnd, value } = this.textarea;
     if (event.key === 'ArrowUp' && selectionStart === 0 && selectionEnd === 0) {
       const previous = this.history.previous(value);

@@ -33,7 +33,7 @@ export function linkCard(url: string, answer: (action: 'accept' | 'decline' | 'c
     h('div', { class: 'elicitation-link-label' }, l10n.t('It asks you to open this link in your browser:')),
     shown,
     parts ? h('div', { class: 'elicitation-link-host' }, (l10n.t('Host:') + ' '), h('strong', { class: 'url-host' }, revealed(parts.host))) : null,
-    check.warnings.length ? h('ul', { class: 'elicitation-warning', role: 'note', 'aria-label': l10n.t('Warnings about this link') }, ...check.warnings.map((w) => h('li', {}, icon('warning'), ' ', w))) : null,
+    check.warnings.length ? h('div', { role: 'note', 'aria-label': l10n.t('Warnings about this link') }, h('ul', { class: 'elicitation-warning' }, ...check.warnings.map((w) => h('li', {}, icon('warning'), ' ', w)))) : null,
     h('div', { class: 'elicitation-actions' }, open, decline, cancel),
   );
   card.addEventListener('keydown', (event) => {

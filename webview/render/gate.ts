@@ -152,7 +152,7 @@ export class GateBanner {
     else if (agent.canInstall) actions.append(this.button(l10n.t('Install {0}', agent.name), () => this.post({ type: 'installAgent', agentId: agent.id }), l10n.t('Downloads it into Howdah’s storage, then starts it'), 'small', l10n.t('Install')));
     if (agent.updateTo) actions.append(this.button(l10n.t('Update to {0}', agent.updateTo), () => this.post({ type: 'installAgent', agentId: agent.id }), l10n.t('Update {0}; running sessions keep their version until restarted', agent.name), 'secondary small'));
     if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(l10n.t('Sign in to {0}', agent.name), () => this.post({ type: 'signInAgent', agentId: agent.id }), l10n.t('Runs its login in a terminal; checked again when the terminal closes'), 'secondary small', l10n.t('Sign in')));
-    if (agent.hasDocs) actions.append(this.button(l10n.t('{0} documentation', agent.name), () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', l10n.t('Docs')));
+    if (agent.hasDocs) actions.append(this.button(l10n.t('{0} docs', agent.name), () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', l10n.t('Docs')));
     item.append(actions);
     return item;
   }

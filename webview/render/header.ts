@@ -33,6 +33,11 @@ export class Header {
     );
   }
 
+  /** A button of the page's own (help) at the end of the first row, after New session. */
+  addAction(button: HTMLButtonElement): void {
+    this.element.querySelector('.header-row')?.append(button);
+  }
+
   update(header: HeaderView): void {
     this.identity.replaceChildren(
       ...[

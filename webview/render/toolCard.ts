@@ -120,7 +120,7 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, p
   const status = exit
     ? exit.signal
       ? h('span', { class: 'terminal-exit failed' }, prose(l10n.t('killed by {0}', exit.signal)))
-      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, l10n.t('exit code {0}', exit.code ?? '?'))
+      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, icon(exit.code === 0 ? 'pass' : 'error'), (' ' + l10n.t('exit code {0}', exit.code ?? '?')))
     : content.running === false
       ? h('span', { class: 'terminal-exit' }, l10n.t('ended'))
       : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), (' ' + l10n.t('running')));

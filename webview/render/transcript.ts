@@ -123,6 +123,7 @@ export class Transcript {
     if (focusPermissions && renderer.kind === 'tool') this.focusNewPermission(renderer);
     // A new question takes the focus the same way (only when the reader is in the panel).
     if (focusPermissions && renderer instanceof ElicitationEntry && renderer.card.isNew && document.hasFocus()) renderer.card.focusFirst();
+    if (focusPermissions) this.alertIfWaiting(renderer, entry);
   }
 
   private create(entry: EntryView, at?: number): EntryRenderer {
@@ -133,6 +134,17 @@ export class Transcript {
     if (at === undefined) this.renderers.push(renderer);
     else this.renderers[at] = renderer;
     return renderer;
+  }
+
+  /** A prompt that now waits for the user is read out at once, wherever the focus is. */
+  private alertIfWaiting(renderer: EntryRenderer, entry: EntryView): void {
+    const card = (renderer as { card?: unknown }).card;
+    if (entry.kind === 'tool' && card instanceof ToolCard && card.newPermission && entry.tool.permission) {
+      const options = entry.tool.permission.options.map((o) => o.name).join(', ');
+      this.announcer.alert(l10n.t('The agent asks for permission: {0}. Options: {1}.', entry.tool.title, options));
+    } else if (entry.kind === 'elicitation' && renderer instanceof ElicitationEntry && renderer.card.isNew) {
+      this.announcer.alert(l10n.t('The agent asks you: {0}', entry.elicitation.message));
+    }
   }
 
   private focusNewPermission(renderer: EntryRenderer): void {
