@@ -1,9 +1,15 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewMilestone } from '../edits/reviewMilestones';
 import { isWalkthroughStep, opensOnThisActivation, WALKTHROUGH_ID, type WalkthroughStep } from './walkthroughSteps';
 
 const DONE_KEY = 'howdah.walkthrough.done';
-const OPENED_KEY = 'howdah.walkthrough.opened';
+/**
+ * Opened once: a marker file in global storage, written before it opens. Not global state: a window reloaded right
+ * after it opened (as a new user does) was seen to open it again in code-server, the state not yet written back.
+ */
+const OPENED_MARKER = 'walkthrough-opened';
 
 interface Sessions {
   readonly onDidChange: vscode.Event<void>;
@@ -33,8 +39,14 @@ export function registerWalkthrough(context: vscode.ExtensionContext, sessions: 
     vscode.commands.registerCommand('howdah.openWalkthrough', open),
   );
   const openOnInstall = vscode.workspace.getConfiguration('workbench').get<boolean>('welcomePage.walkthroughs.openOnInstall');
-  if (opensOnThisActivation(context.globalState.get<boolean>(OPENED_KEY, false), openOnInstall, context.extensionMode === vscode.ExtensionMode.Test)) {
-    // Recorded before it opens: a window closed right after must not open it again.
-    void context.globalState.update(OPENED_KEY, true).then(open);
+  const marker = path.join(context.globalStorageUri.fsPath, OPENED_MARKER);
+  if (opensOnThisActivation(fs.existsSync(marker), openOnInstall, context.extensionMode === vscode.ExtensionMode.Test)) {
+    try {
+      fs.mkdirSync(path.dirname(marker), { recursive: true });
+      fs.writeFileSync(marker, new Date().toISOString());
+    } catch {
+      return; // Not opened when it could not be recorded: it would open in every window.
+    }
+    void open();
   }
 }

@@ -15,6 +15,7 @@ export class AllowancesSummary {
   private readonly body = h('div', { class: 'allowances-body' });
   private shown = '';
   private hadEntries: boolean | undefined;
+  private sessionKey: string | undefined;
   /** The reader opened or closed it themselves: their choice stands until the conversation changes. */
   private chosen = false;
 
@@ -34,6 +35,12 @@ export class AllowancesSummary {
       return;
     }
     this.element.hidden = false;
+    // Another conversation in front: folded or not by its own entries again.
+    if (sessionKey !== this.sessionKey) {
+      this.sessionKey = sessionKey;
+      this.hadEntries = undefined;
+      this.chosen = false;
+    }
     const key = JSON.stringify([sessionKey, allowances]);
     if (key !== this.shown) {
       this.shown = key;
