@@ -46,8 +46,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     'howdah.refreshRegistry': async () => {
       const registry = manager.registry.sources?.registry;
       if (!registry) return;
-      const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Howdah: refreshing the agent registry' }, () => registry.refresh(true));
-      void vscode.window.showInformationMessage(`Howdah: ${message}`);
+      const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Howdah: refreshing the agent registry') }, () => registry.refresh(true));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0}', message));
       return message;
     },
     'howdah.openSession': () => pickPastSession(manager, store),
@@ -63,8 +63,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     'howdah.deleteSession': async () => {
       const active = manager.active;
       if (!active) return;
-      const ok = await vscode.window.showWarningMessage(`Delete the conversation "${active.session.state.info.title ?? 'Untitled'}" with ${active.agentName}?`, { modal: true }, 'Delete');
-      if (ok === 'Delete') await manager.delete(active.key);
+      const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete the conversation "{0}" with {1}?', active.session.state.info.title ?? vscode.l10n.t('Untitled'), active.agentName), { modal: true }, vscode.l10n.t('Delete'));
+      if (ok === vscode.l10n.t('Delete')) await manager.delete(active.key);
     },
     'howdah.restartAgent': async () => {
       const active = manager.active;
@@ -73,7 +73,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     'howdah.showProtocolLog': () => {
       const active = manager.active;
       const recorder = active && manager.probes.protocolOf(active.key).recorder;
-      if (!active || !recorder) return void vscode.window.showInformationMessage('Howdah: start a session to see its protocol log.');
+      if (!active || !recorder) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: start a session to see its protocol log.'));
       showProtocolLog(active.agentName, recorder);
     },
     'howdah.exportDebugBundle': () => {
@@ -82,7 +82,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
       return exportDebugBundle(active, { howdahVersion: version, recorder, init, logLines: active ? manager.probes.agentLogLines(active.key) : [] });
     },
     'howdah.signOut': async () => {
-      if (!manager.canSignOut) return void vscode.window.showInformationMessage('Howdah: the agent in front does not offer signing out.');
+      if (!manager.canSignOut) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: the agent in front does not offer signing out.'));
       return manager.signOut().catch(() => undefined);
     },
     'howdah.showAgentLog': () => {
@@ -91,7 +91,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     },
     'howdah.allowFolderForAgent': async (key?: unknown) => {
       const target = typeof key === 'string' ? key : manager.active?.key;
-      if (!target || !edits.follows(target)) return void vscode.window.showInformationMessage('Howdah: start a session first.');
+      if (!target || !edits.follows(target)) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: start a session first.'));
       const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: 'Let the Agent Use' });
       for (const uri of picked ?? []) edits.addRoot(target, uri.fsPath);
       return picked?.length ?? 0;

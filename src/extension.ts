@@ -1,3 +1,4 @@
+import './localization';
 import * as vscode from 'vscode';
 import { agentGate } from './agents/agentGate';
 import { BranchIndex } from './agents/branchIndex';

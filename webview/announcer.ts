@@ -1,4 +1,5 @@
 import { h } from './dom';
+import * as l10n from '@vscode/l10n';
 
 /** Longest announcement: a screen reader reads the rest from the transcript if the user wants it. */
 const MAX = 500;
@@ -25,7 +26,7 @@ export class Announcer {
       .replace(/\s+/g, ' ')
       .trim();
     if (plain === '') return;
-    this.say(`Agent: ${plain}`);
+    this.say(l10n.t('Agent: {0}', plain));
   }
 
   /** Plain text in our words (a message queued, …), capped like the agent's. */

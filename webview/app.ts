@@ -16,6 +16,7 @@ import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
 import { Transcript } from './render/transcript';
 import { TranscriptStore } from './store';
+import * as l10n from '@vscode/l10n';
 
 
 /**
@@ -111,7 +112,7 @@ export class ChatApp {
 
   /** A question or a sign-in in the start area waits for the user: read out at once, like a permission prompt. */
   private alertGate(gate: GateView | null): void {
-    const waiting = gate?.kind === 'elicitation' ? `${gate.agentName} asks you: ${gate.elicitation.message}` : gate?.kind === 'signIn' ? `Sign in to ${gate.agentName}: ${gate.message}` : '';
+    const waiting = gate?.kind === 'elicitation' ? l10n.t('{0} asks you: {1}', gate.agentName, gate.elicitation.message) : gate?.kind === 'signIn' ? l10n.t('Sign in to {0}: {1}', gate.agentName, gate.message) : '';
     if (waiting && waiting !== this.lastGateAlert) this.announcer.alert(waiting);
     this.lastGateAlert = waiting;
   }
@@ -205,10 +206,10 @@ export class ChatApp {
     if (copy && code) {
       this.host.post({ type: 'copy', text: originalText(code) });
       copy.classList.add('copied');
-      copy.setAttribute('aria-label', 'Copied');
+      copy.setAttribute('aria-label', l10n.t('Copied'));
       setTimeout(() => {
         copy.classList.remove('copied');
-        copy.setAttribute('aria-label', 'Copy code');
+        copy.setAttribute('aria-label', l10n.t('Copy code'));
       }, 1500);
     }
   }

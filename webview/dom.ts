@@ -1,4 +1,5 @@
 import { INVISIBLE_RE, PROSE_RE, revealInvisible, splitInvisible, stripAnsi } from '../src/shared/textSafety';
+import * as l10n from '@vscode/l10n';
 
 /**
  * DOM building without HTML strings: text goes in as text nodes, attributes through `setAttribute`. Event handler
@@ -41,7 +42,7 @@ export function revealed(text: string, re: RegExp = INVISIBLE_RE): DocumentFragm
     if (typeof segment === 'string') fragment.append(segment);
     else {
       const cp = (segment.hidden.codePointAt(0) ?? 0).toString(16);
-      fragment.append(h('span', { class: 'invisible-char', 'data-cp': cp, title: `Hidden character ${segment.label}` }, `⟨${segment.label}⟩`));
+      fragment.append(h('span', { class: 'invisible-char', 'data-cp': cp, title: l10n.t('Hidden character {0}', segment.label) }, `⟨${segment.label}⟩`));
     }
   }
   return fragment;

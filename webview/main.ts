@@ -1,3 +1,5 @@
+// First: the translations are in place before any module builds a message.
+import './localizePage';
 import type { HostMessage } from '../src/shared/protocol';
 import { ChatApp } from './app';
 import { HostChannel } from './hostChannel';

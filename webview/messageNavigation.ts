@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 /** The keys that move through the conversation, as the panel's help lists them. */
 export const MESSAGE_KEYS = {
-  previous: 'Alt+↑',
-  next: 'Alt+↓',
-  first: 'Alt+Home',
-  last: 'Alt+End',
-  toPrompt: 'Escape',
+  previous: l10n.t('Alt+↑'),
+  next: l10n.t('Alt+↓'),
+  first: l10n.t('Alt+Home'),
+  last: l10n.t('Alt+End'),
+  toPrompt: l10n.t('Escape'),
 } as const;
 
 /**

@@ -8,12 +8,13 @@ import { agentMethods, agentNotifications, clientMethodByName, clientMethods, ty
 import type { AgentCapabilities, InitializeResult } from './schema/agentMethods';
 import type { ElicitationParams, PermissionOutcome, RequestPermissionParams } from './schema/clientMethods';
 import { parseSessionNotification } from './schema/textChunk';
+import * as l10n from '@vscode/l10n';
 
 export const PROTOCOL_VERSION = 1;
 
 export class ProtocolVersionError extends Error {
   constructor(readonly agentVersion: unknown) {
-    super(`The agent speaks ACP protocol version ${String(agentVersion)}; Howdah speaks version ${PROTOCOL_VERSION}.`);
+    super(l10n.t('The agent speaks ACP protocol version {0}; Howdah speaks version {1}.', String(agentVersion), PROTOCOL_VERSION));
     this.name = 'ProtocolVersionError';
   }
 }

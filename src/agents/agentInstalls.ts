@@ -88,7 +88,7 @@ export class AgentInstalls implements vscode.Disposable {
 
   private async runInstall(agent: RegistryAgent): Promise<Installed | undefined> {
     const updating = this.current(agent.id);
-    const title = updating ? `Updating ${agent.name} to ${agent.version}` : `Installing ${agent.name} ${agent.version}`;
+    const title = updating ? vscode.l10n.t('Updating {0} to {1}', agent.name, agent.version) : vscode.l10n.t('Installing {0} {1}', agent.name, agent.version);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
         const controller = new AbortController();
@@ -103,7 +103,7 @@ export class AgentInstalls implements vscode.Disposable {
               if (step.received !== undefined) {
                 const increment = step.total ? ((step.received - reported) / step.total) * 100 : undefined;
                 reported = step.received;
-                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? ` of ${formatBytes(step.total)}` : ''}`, increment });
+                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? (' ' + vscode.l10n.t('of {0}', formatBytes(step.total))) : ''}`, increment });
               } else progress.report({ message: step.message });
             },
           });
@@ -115,8 +115,8 @@ export class AgentInstalls implements vscode.Disposable {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof InstallError && error.failure === 'cancelled') void vscode.window.showInformationMessage(`Howdah: ${message}`);
-      else void vscode.window.showErrorMessage(`Howdah: ${updating ? 'updating' : 'installing'} ${agent.name} failed. ${message}`);
+      if (error instanceof InstallError && error.failure === 'cancelled') void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0}', message));
+      else void vscode.window.showErrorMessage(updating ? vscode.l10n.t('Howdah: updating {0} failed. {1}', agent.name, message) : vscode.l10n.t('Howdah: installing {0} failed. {1}', agent.name, message));
       return undefined;
     }
   }

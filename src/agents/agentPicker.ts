@@ -9,7 +9,7 @@ type Item = vscode.QuickPickItem & { availability: AgentAvailability };
 function item(availability: AgentAvailability): Item {
   const { agent, installed, update, signIn } = availability;
   const view = agentChoice(agent, installed, update, signIn);
-  const signedIn = signIn === 'signed-in' ? 'signed in' : signIn === 'signed-out' ? 'not signed in' : undefined;
+  const signedIn = signIn === 'signed-in' ? vscode.l10n.t('signed in') : signIn === 'signed-out' ? vscode.l10n.t('not signed in') : undefined;
   const state = [update ? `update to ${update}` : installed ? undefined : view.canInstall ? 'not installed' : undefined, signedIn].filter(Boolean).join(', ');
   return {
     ...agentPickRow(view, state),
@@ -28,8 +28,8 @@ export async function pickAgent(registry: AgentRegistry, options: { title?: stri
   items.sort((a, b) => Number(b.availability.installed) - Number(a.availability.installed));
   const makeDefault = options.makeDefault ?? true;
   const choice = await vscode.window.showQuickPick(items, {
-    title: options.title ?? 'Howdah: Choose an agent',
-    placeHolder: options.placeHolder ?? (makeDefault ? 'Agents found on this machine come first; choosing one makes it the default' : 'Agents found on this machine come first'),
+    title: options.title ?? vscode.l10n.t('Howdah: Choose an agent'),
+    placeHolder: options.placeHolder ?? (makeDefault ? vscode.l10n.t('Agents found on this machine come first; choosing one makes it the default') : vscode.l10n.t('Agents found on this machine come first')),
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -47,8 +47,8 @@ export async function pickAgent(registry: AgentRegistry, options: { title?: stri
 export async function addAgent(registry: AgentRegistry): Promise<string | undefined> {
   const items = (await registry.availability()).map(item);
   const choice = await vscode.window.showQuickPick(items, {
-    title: 'Howdah: Add Agent',
-    placeHolder: 'Type to filter; choosing an agent installs it into Howdah’s storage (or starts it when installed)',
+    title: vscode.l10n.t('Howdah: Add Agent'),
+    placeHolder: vscode.l10n.t('Type to filter; choosing an agent installs it into Howdah’s storage (or starts it when installed)'),
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -56,7 +56,7 @@ export async function addAgent(registry: AgentRegistry): Promise<string | undefi
   const { agent, installed, update } = choice.availability;
   if (update || (!installed && agent.registry)) {
     if (!(await registry.install(agent.id))) return undefined;
-    const start = await vscode.window.showInformationMessage(`Howdah: ${agent.name} ${agent.registry?.version ?? ''} is installed.`, `Start ${agent.name}`);
+    const start = await vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0} {1} is installed.', agent.name, agent.registry?.version ?? ''), vscode.l10n.t('Start {0}', agent.name));
     return start ? agent.id : undefined;
   }
   if (!installed) {
@@ -75,39 +75,39 @@ export async function addAccount(registry: AgentRegistry): Promise<string | unde
   if (!accounts) return undefined;
   const bases = registry.list().filter((a) => !a.account && a.id in ACCOUNT_HOMES);
   const base = await vscode.window.showQuickPick(
-    bases.map((a) => ({ label: a.name, description: `its own ${ACCOUNT_HOMES[a.id]!.variable}`, agent: a })),
-    { title: 'Howdah: Add Account', placeHolder: 'Agents that can keep a second account apart' },
+    bases.map((a) => ({ label: a.name, description: vscode.l10n.t('its own {0}', ACCOUNT_HOMES[a.id]!.variable), agent: a })),
+    { title: vscode.l10n.t('Howdah: Add Account'), placeHolder: vscode.l10n.t('Agents that can keep a second account apart') },
   );
   if (!base) return undefined;
-  const label = (await vscode.window.showInputBox({ title: `Howdah: another ${base.agent.name} account`, prompt: 'A name for it, e.g. Work', validateInput: (v) => (v.trim() ? undefined : 'Give the account a name') }))?.trim();
+  const label = (await vscode.window.showInputBox({ title: vscode.l10n.t('Howdah: another {0} account', base.agent.name), prompt: vscode.l10n.t('A name for it, e.g. Work'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Give the account a name')) }))?.trim();
   if (!label) return undefined;
   const record = await accounts.add(base.agent.id, label);
   const name = `${base.agent.name} (${label})`;
-  const start = await vscode.window.showInformationMessage(`Howdah: ${name} added; it signs in separately from ${base.agent.name}.`, `Start ${name}`);
+  const start = await vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0} added; it signs in separately from {1}.', name, base.agent.name), vscode.l10n.t('Start {0}', name));
   return start ? record.id : undefined;
 }
 
 /** "Howdah: Remove Agent…": deletes an agent Howdah installed (its whole folder, every version), or an extra account. */
 export async function removeAgent(registry: AgentRegistry): Promise<string | undefined> {
   const removable = registry.list().filter((a) => (a.installed && !a.account) || a.account);
-  if (removable.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent is installed in Howdah’s storage.');
+  if (removable.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no agent is installed in Howdah’s storage.'));
   const choice = await vscode.window.showQuickPick(
-    removable.map((a) => ({ label: a.name, description: a.account ? 'account: its sign-in and settings are deleted' : `${a.installed!.version} · ${a.installed!.dir}`, agent: a })),
-    { title: 'Howdah: Remove Agent', placeHolder: 'The agent’s folder in Howdah’s storage is deleted' },
+    removable.map((a) => ({ label: a.name, description: a.account ? vscode.l10n.t('account: its sign-in and settings are deleted') : `${a.installed!.version} · ${a.installed!.dir}`, agent: a })),
+    { title: vscode.l10n.t('Howdah: Remove Agent'), placeHolder: vscode.l10n.t('The agent’s folder in Howdah’s storage is deleted') },
   );
   if (!choice) return undefined;
   if (choice.agent.account) {
-    const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name}? Its configuration folder (with its sign-in) is deleted.`, { modal: true }, 'Remove');
-    if (ok !== 'Remove') return undefined;
+    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove {0}? Its configuration folder (with its sign-in) is deleted.', choice.agent.name), { modal: true }, vscode.l10n.t('Remove'));
+    if (ok !== vscode.l10n.t('Remove')) return undefined;
     await registry.remove(choice.agent.id);
     return choice.agent.id;
   }
-  const ok = await vscode.window.showWarningMessage(`Remove ${choice.agent.name} ${choice.agent.installed!.version}? Its folder in Howdah's storage is deleted.`, { modal: true }, 'Remove');
-  if (ok !== 'Remove') return undefined;
+  const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove {0} {1}? Its folder in Howdah\'s storage is deleted.', choice.agent.name, choice.agent.installed!.version), { modal: true }, vscode.l10n.t('Remove'));
+  if (ok !== vscode.l10n.t('Remove')) return undefined;
   try {
     await registry.remove(choice.agent.id);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Howdah: ${choice.agent.name} was not removed: ${error instanceof Error ? error.message : String(error)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: {0} was not removed: {1}.', choice.agent.name, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
   return choice.agent.id;

@@ -41,8 +41,8 @@ export class AgentNotFoundError extends Error {
   constructor(readonly agent: KnownAgent) {
     super(
       agent.registry
-        ? `${agent.name} is not installed. Install it with "Install ${agent.name}" in the agent list or Howdah: Add Agent….`
-        : `${agent.name} is not installed: the command "${agent.command}" was not found on PATH or in the usual install folders.`,
+        ? vscode.l10n.t('{0} is not installed. Install it with "Install {1}" in the agent list or Howdah: Add Agent….', agent.name, agent.name)
+        : vscode.l10n.t('{0} is not installed: the command "{1}" was not found on PATH or in the usual install folders.', agent.name, agent.command),
     );
     this.name = 'AgentNotFoundError';
   }
@@ -83,7 +83,7 @@ export class AgentRegistry {
     for (const problem of problems) {
       if (this.reported.has(problem)) continue;
       this.reported.add(problem);
-      void vscode.window.showWarningMessage(`Howdah: ${problem}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: {0}', problem));
     }
     const result: KnownAgent[] = agents.map((a) => ({ ...a, catalog: catalogEntry(a.id), source: 'settings' }));
     const taken = new Set(result.map((a) => a.id));
@@ -194,10 +194,10 @@ export class AgentRegistry {
   /** Offers to install a missing agent (only ever on the user's click), or its documentation. */
   async offerInstall(agent: KnownAgent): Promise<void> {
     const docs = agent.catalog?.docs ?? agent.registry?.website ?? agent.registry?.repository;
-    const actions = [...(agent.registry ? [`Install ${agent.name}`] : []), ...(docs ? ['Open Docs'] : [])];
-    const choice = await vscode.window.showErrorMessage(`Howdah: ${new AgentNotFoundError(agent).message}`, ...actions);
-    if (choice === `Install ${agent.name}`) await this.install(agent.id);
-    else if (choice === 'Open Docs' && docs) await vscode.env.openExternal(vscode.Uri.parse(docs));
+    const actions = [...(agent.registry ? [vscode.l10n.t('Install {0}', agent.name)] : []), ...(docs ? [vscode.l10n.t('Open Docs')] : [])];
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Howdah: {0}', new AgentNotFoundError(agent).message), ...actions);
+    if (choice === vscode.l10n.t('Install {0}', agent.name)) await this.install(agent.id);
+    else if (choice === vscode.l10n.t('Open Docs') && docs) await vscode.env.openExternal(vscode.Uri.parse(docs));
   }
 }
 

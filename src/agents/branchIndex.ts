@@ -55,7 +55,7 @@ export class BranchIndex implements vscode.Disposable {
       await this.store?.flush();
       const saved = await this.store?.load(target);
       if (!saved) {
-        void vscode.window.showWarningMessage('Howdah: that branch of the conversation is no longer saved.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: that branch of the conversation is no longer saved.'));
         await this.forget(target);
         return undefined;
       }

@@ -30,13 +30,13 @@ export class Continuations {
   async handOff(fromKey?: string, agentId?: string): Promise<ManagedSession | undefined> {
     const from = fromKey ? this.manager.get(fromKey) : this.manager.active;
     if (!from) {
-      void vscode.window.showInformationMessage('Howdah: open a conversation first; it is what the other agent continues.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: open a conversation first; it is what the other agent continues.'));
       return undefined;
     }
     const target =
-      agentId ?? (await pickAgent(this.manager.registry, { title: `Howdah: Continue "${from.session.state.info.title ?? 'this conversation'}" with…`, makeDefault: false }));
+      agentId ?? (await pickAgent(this.manager.registry, { title: vscode.l10n.t('Howdah: Continue "{0}" with…', from.session.state.info.title ?? vscode.l10n.t('this conversation')), makeDefault: false }));
     if (!target) return undefined;
-    return this.continueIn(from, target, { end: from.session.state.entries.length, title: `Continued from a copy of the conversation with ${from.agentName}` });
+    return this.continueIn(from, target, { end: from.session.state.entries.length, title: vscode.l10n.t('Continued from a copy of the conversation with {0}', from.agentName) });
   }
 
   /**
@@ -48,12 +48,12 @@ export class Continuations {
     const from = this.manager.get(fromKey);
     const index = from?.session.state.entries.findIndex((e) => e.id === entryId) ?? -1;
     if (!from || index < 0) {
-      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: that message is no longer in this conversation.'));
       return undefined;
     }
     const forked = await this.forkWithAgent(from, index);
     if (forked) return forked;
-    const next = await this.continueIn(from, from.agentId, { end: index + 1, title: 'Continued from a copy of the conversation up to here', copy: true });
+    const next = await this.continueIn(from, from.agentId, { end: index + 1, title: vscode.l10n.t('Continued from a copy of the conversation up to here'), copy: true });
     if (next) await sameChoices(from, next);
     return next;
   }
@@ -96,7 +96,7 @@ export class Continuations {
       if (next) await this.manager.close(next.key);
       return undefined;
     }
-    next.session.state.addNote('Forked by the agent from here', `${from.agentName} made this conversation from its own (session/fork): it knows everything up to here. The conversation this came from stays open in its own tab; pending changes stay pending.`);
+    next.session.state.addNote(vscode.l10n.t('Forked by the agent from here'), vscode.l10n.t('{0} made this conversation from its own (session/fork): it knows everything up to here. The conversation this came from stays open in its own tab; pending changes stay pending.', from.agentName));
     return next;
   }
 
@@ -120,7 +120,7 @@ export class Continuations {
     const answer = entries.findIndex((e) => e.id === answerEntryId);
     const asked = answer < 0 ? undefined : entries.slice(0, answer).reverse().find((e) => e.kind === 'message' && e.role === 'user');
     if (!asked || asked.kind !== 'message') {
-      void vscode.window.showWarningMessage('Howdah: there is no message of yours before that answer to send again.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: there is no message of yours before that answer to send again.'));
       return undefined;
     }
     return this.resend(fromKey, asked.id, (blocks) => blocks, asked.text);
@@ -133,16 +133,16 @@ export class Continuations {
     const index = entries.findIndex((e) => e.id === entryId && e.kind === 'message' && e.role === 'user');
     const original = entries[index];
     if (!from || index < 0 || original?.kind !== 'message' || text.trim() === '') {
-      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: that message is no longer in this conversation.'));
       return undefined;
     }
     if (from.session.state.turn !== 'idle') {
-      void vscode.window.showInformationMessage('Howdah: stop the running turn before editing an earlier message.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: stop the running turn before editing an earlier message.'));
       return undefined;
     }
     const turnIndex = entries.slice(0, index).filter((e) => e.kind === 'message' && e.role === 'user').length;
     if (this.checkpoints && this.checkpoints.checkpointFiles(fromKey, turnIndex).length > 0 && !(await this.checkpoints.restoreCheckpoint(fromKey, turnIndex))) return undefined;
-    const next = await this.continueIn(from, from.agentId, { end: index, title: 'Continued from a copy of the conversation up to here', copy: true, branch: !!this.branches });
+    const next = await this.continueIn(from, from.agentId, { end: index, title: vscode.l10n.t('Continued from a copy of the conversation up to here'), copy: true, branch: !!this.branches });
     if (!next) return undefined;
     await sameChoices(from, next);
     // The new conversation is a branch of this message: it takes the old one's place, which stays a branch away.
@@ -170,12 +170,12 @@ export class Continuations {
       const toolCalls = entries.flatMap((e) => (e.kind === 'tool' && source.toolCalls.get(e.toolCallId) ? [source.toolCalls.get(e.toolCallId)!] : []));
       state.restore({ entries, toolCalls, plan: [], title: source.info.title });
     }
-    const left = context.omitted ? ` (the ${context.omitted} oldest left out, to stay within what an agent can take in)` : '';
-    const carried = context.included === 0 ? 'There is nothing before this point for the agent to know.' : `${context.included} messages and tool calls${left} go to ${next.agentName} with your next message.`;
+    const left = context.omitted ? (' ' + vscode.l10n.t('(the {0} oldest left out, to stay within what an agent can take in)', context.omitted)) : '';
+    const carried = context.included === 0 ? vscode.l10n.t('There is nothing before this point for the agent to know.') : vscode.l10n.t('{0} messages and tool calls{1} go to {2} with your next message.', context.included, left, next.agentName);
     // Nothing said yet (a fork or edit of the first message): nothing to carry.
     if (context.included > 0) state.carryOver = context.text;
-    const kept = options.branch ? 'The conversation as it was is kept: Previous branch on the message shows it' : 'The conversation this came from stays open in its own tab';
-    state.addNote(options.title, `${carried} ${kept}; pending changes stay pending.`);
+    const kept = options.branch ? vscode.l10n.t('The conversation as it was is kept: Previous branch on the message shows it') : vscode.l10n.t('The conversation this came from stays open in its own tab');
+    state.addNote(options.title, vscode.l10n.t('{0} {1}; pending changes stay pending.', carried, kept));
     return next;
   }
 }

@@ -5,6 +5,7 @@ import type { Managed, Started } from './managedSession';
 import { conversationContext } from '../session/conversationContext';
 import type { SlowStarts } from './slowStarts';
 import { during } from './startFailure';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The session call of a restart on connection `s`: `session/load` when there is no transcript here yet (its replay
@@ -43,11 +44,11 @@ export async function continueSession(managed: Managed, s: Started, empty: boole
   const { state } = managed.session;
   const context = conversationContext(state, { fromAgent: managed.agentName });
   if (context.included > 0 && state.carryOver === undefined) state.carryOver = context.text;
-  const then = context.included > 0 ? `the conversation so far (${context.included} messages and tool calls) goes to it with your next message` : 'there was nothing to remember yet';
+  const then = context.included > 0 ? l10n.t('the conversation so far ({0} messages and tool calls) goes to it with your next message', context.included) : l10n.t('there was nothing to remember yet');
   state.addError(
     refusal
-      ? `${managed.agentName} could not continue this conversation (${refusal}): this is a new conversation for the agent; ${then}.`
-      : `${managed.agentName} cannot resume sessions: this is a new conversation for the agent; ${then}.`,
+      ? l10n.t('{0} could not continue this conversation ({1}): this is a new conversation for the agent; {2}.', managed.agentName, refusal, then)
+      : l10n.t('{0} cannot resume sessions: this is a new conversation for the agent; {1}.', managed.agentName, then),
     undefined,
     false,
   );

@@ -8,9 +8,9 @@ import type { SessionManager } from './sessionManager';
 export function showCrashNotices(manager: SessionManager): vscode.Disposable {
   return manager.onDidCrash(({ managed, crash, decision }) => {
     if (decision.action !== 'ask') return;
-    void vscode.window.showErrorMessage(`Howdah: ${managed.agentName} stopped: ${crash.message.split('\n')[0]}`, 'Restart', 'Show Log').then((choice) => {
-      if (choice === 'Restart') void manager.restart(managed.key);
-      if (choice === 'Show Log') manager.probes.showLog(managed.key);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: {0} stopped: {1}', managed.agentName, crash.message.split('\n')[0]), vscode.l10n.t('Restart'), vscode.l10n.t('Show Log')).then((choice) => {
+      if (choice === vscode.l10n.t('Restart')) void manager.restart(managed.key);
+      if (choice === vscode.l10n.t('Show Log')) manager.probes.showLog(managed.key);
     });
   });
 }

@@ -13,14 +13,14 @@ export async function exportDebugBundle(
   details: { howdahVersion: string; recorder?: ProtocolRecorder; init?: unknown; logLines: string[] },
 ): Promise<vscode.Uri | undefined> {
   const target = await vscode.window.showSaveDialog({
-    title: 'Export Howdah debug bundle',
+    title: vscode.l10n.t('Export Howdah debug bundle'),
     defaultUri: vscode.Uri.file(`howdah-debug-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     filters: { JSON: ['json'] },
   });
   if (!target) return undefined;
   const bundle = buildDebugBundle(managed, details);
   await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(bundle, null, 2), 'utf8'));
-  void vscode.window.showInformationMessage(`Howdah: debug bundle written to ${target.fsPath}. Secrets were redacted; read it before sharing.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: debug bundle written to {0}. Secrets were redacted; read it before sharing.', target.fsPath));
   return target;
 }
 

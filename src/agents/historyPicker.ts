@@ -20,11 +20,11 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const histories = new Map<string, AgentHistory>();
   const pick = vscode.window.createQuickPick<Item>();
-  pick.title = 'Howdah: Open Past Session';
-  pick.placeholder = 'Search conversations by title, agent or date';
+  pick.title = vscode.l10n.t('Howdah: Open Past Session');
+  pick.placeholder = vscode.l10n.t('Search conversations by title, agent or date');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
-  const refresh = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Ask the agents again' };
+  const refresh = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Ask the agents again') };
   pick.buttons = [refresh];
   const show = () => {
     const active = pick.activeItems[0]?.label;
@@ -89,17 +89,17 @@ function itemsOf(groups: PastSessionGroup[], manager: SessionManager, byId: Map<
     for (const row of group.rows) items.push(rowItem(row, manager, byId.get(`${row.agentId}\n${row.sessionId}`)));
     if (group.nextCursor) {
       const cursor = group.nextCursor;
-      items.push({ label: `$(ellipsis) Load more sessions from ${group.agentName}`, alwaysShow: true, run: () => loadMore(group.agentId, cursor) });
+      items.push({ label: vscode.l10n.t('$(ellipsis) Load more sessions from {0}', group.agentName), alwaysShow: true, run: () => loadMore(group.agentId, cursor) });
     }
     if (group.problem) {
       const showLog = async () => {
         manager.probes.showAgentLog(group.agentId);
         return 'close' as const;
       };
-      items.push({ label: `$(warning) ${group.problem}`, description: "Show the agent's log", alwaysShow: true, run: showLog });
+      items.push({ label: `$(warning) ${group.problem}`, description: vscode.l10n.t('Show the agent\'s log'), alwaysShow: true, run: showLog });
     }
   }
-  if (items.length === 0) items.push({ label: 'No past conversations in this workspace yet', description: 'agents are asked for theirs in the background' });
+  if (items.length === 0) items.push({ label: vscode.l10n.t('No past conversations in this workspace yet'), description: vscode.l10n.t('agents are asked for theirs in the background') });
   return items;
 }
 

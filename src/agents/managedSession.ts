@@ -13,12 +13,13 @@ import type { SessionRouter } from './sessionRouter';
 import { sessionAllowances } from './sessionAllowances';
 import type { AllowancesView } from '../shared/allowances';
 import type { StartFailure } from './startFailure';
+import * as l10n from '@vscode/l10n';
 
 /** The lifecycle in the words the panel and the status bar use. */
 export type ManagedStatus = 'starting' | 'ready' | 'restarting' | 'exited';
 
 /** Why a conversation restored after a window reload has no agent running: not an error. */
-export const RESTORED_REASON = 'The window was reloaded; the agent starts again with your next message.';
+export const RESTORED_REASON = l10n.t('The window was reloaded; the agent starts again with your next message.');
 
 /** A session as the rest of the extension sees it: the domain session plus the agent running it. */
 export interface ManagedSession {

@@ -10,7 +10,7 @@ const BODY_PREVIEW_CHARS = 20_000;
  * value escaped; its only script (nonce'd) filters rows.
  */
 export function showProtocolLog(title: string, recorder: ProtocolRecorder): void {
-  const panel = vscode.window.createWebviewPanel('howdah.protocolLog', `Protocol: ${title}`, vscode.ViewColumn.Active, {
+  const panel = vscode.window.createWebviewPanel('howdah.protocolLog', vscode.l10n.t('Protocol: {0}', title), vscode.ViewColumn.Active, {
     enableScripts: true,
     localResourceRoots: [],
   });

@@ -27,7 +27,7 @@ export class RegistryService implements vscode.Disposable {
 
   constructor(storage: vscode.Uri) {
     this.cacheFile = path.join(storage.fsPath, 'registry', 'registry.json');
-    this.current = this.parse(snapshot.registry, `the snapshot built from ${snapshot.builtFrom.commit.slice(0, 12)} (${snapshot.builtFrom.date})`);
+    this.current = this.parse(snapshot.registry, vscode.l10n.t('the snapshot built from {0} ({1})', snapshot.builtFrom.commit.slice(0, 12), snapshot.builtFrom.date));
     this.from = { kind: 'snapshot', at: Date.parse(snapshot.builtFrom.date) };
     this.subscriptions.push(
       this.changed,
@@ -70,9 +70,9 @@ export class RegistryService implements vscode.Disposable {
   refresh(force: boolean): Promise<string> {
     if (this.inFlight) return this.inFlight;
     const url = this.url();
-    if (!url) return Promise.resolve('howdah.registry.url is empty: the registry is not fetched.');
+    if (!url) return Promise.resolve(vscode.l10n.t('howdah.registry.url is empty: the registry is not fetched.'));
     const fresh = this.from.kind !== 'snapshot' && this.from.url === url && this.from.at !== undefined && Date.now() - this.from.at < DAY;
-    if (!force && fresh) return Promise.resolve(`The registry was fetched less than a day ago from ${url}.`);
+    if (!force && fresh) return Promise.resolve(vscode.l10n.t('The registry was fetched less than a day ago from {0}.', url));
     this.inFlight = (async () => {
       try {
         const knownIcons = new Map(this.current.flatMap((a) => (a.icon?.startsWith('data:') ? [[a.id, a.icon] as const] : [])));
@@ -82,7 +82,7 @@ export class RegistryService implements vscode.Disposable {
         await writeCache(this.cacheFile, cache).catch((error: unknown) => this.log.warn(`Could not cache the registry: ${String(error)}`));
         return `Fetched ${this.current.length} agents from ${url}.`;
       } catch (error) {
-        const message = `Could not fetch the agent registry from ${url}: ${error instanceof Error ? error.message : String(error)}. Using ${this.describeSource()}.`;
+        const message = vscode.l10n.t('Could not fetch the agent registry from {0}: {1}. Using {2}.', url, error instanceof Error ? error.message : String(error), this.describeSource());
         this.log.warn(message);
         return message;
       } finally {

@@ -10,11 +10,11 @@ export function reviewSender(manager: SessionManager): ReviewSender {
   return async (blocks) => {
     const active = manager.active;
     if (!active) {
-      void vscode.window.showInformationMessage('Howdah: open a conversation first: review comments go to its agent.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: open a conversation first: review comments go to its agent.'));
       return undefined;
     }
     if (active.session.state.turn !== 'idle') {
-      void vscode.window.showInformationMessage(`Howdah: ${active.agentName} is working. Send the review comments when the turn ends, or stop it first.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0} is working. Send the review comments when the turn ends, or stop it first.', active.agentName));
       return undefined;
     }
     // The turn's errors are said in the transcript; the comments went either way.

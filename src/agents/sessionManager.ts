@@ -124,7 +124,7 @@ export class SessionManager implements vscode.Disposable {
    */
   async signOut(key = this.activeKey): Promise<SignInOutcome> {
     const managed = key ? this.sessions.get(key) : undefined;
-    if (!managed) throw this.fail('There is no session to sign out of.');
+    if (!managed) throw this.fail(vscode.l10n.t('There is no session to sign out of.'));
     try {
       return await signOut(managed, this.signIns, () => this.restart(managed.key));
     } catch (error) {
@@ -143,10 +143,10 @@ export class SessionManager implements vscode.Disposable {
     if (!this.trust.isTrusted) throw this.fail(UNTRUSTED_MESSAGE);
     const agent = this.registry.pick(agentId);
     if (!agent) {
-      throw this.fail(agentId ? `No agent "${agentId}" is known: add it to the howdah.agents setting.` : 'No agent is configured: pick one in the Howdah panel or add one to the howdah.agents setting.');
+      throw this.fail(agentId ? vscode.l10n.t('No agent "{0}" is known: add it to the howdah.agents setting.', agentId) : vscode.l10n.t('No agent is configured: pick one in the Howdah panel or add one to the howdah.agents setting.'));
     }
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
-    if (folders.length === 0) throw this.fail('Open a folder first: an agent works inside a workspace folder.');
+    if (folders.length === 0) throw this.fail(vscode.l10n.t('Open a folder first: an agent works inside a workspace folder.'));
     const cwd = folders[0];
     const log = this.logFor(agent);
     // The session's life begins here, before it has an id: starting, perhaps signing in.
@@ -222,7 +222,7 @@ export class SessionManager implements vscode.Disposable {
       return open;
     }
     const agent = this.registry.list().find((a) => a.id === entry.agentId);
-    if (!agent) throw this.fail(`The agent "${entry.agentId}" of that conversation is no longer configured.`);
+    if (!agent) throw this.fail(vscode.l10n.t('The agent "{0}" of that conversation is no longer configured.', entry.agentId));
     this.failures.clearNewSession();
     const key = entry.saved?.key ?? newKey();
     if (entry.saved) {
@@ -388,9 +388,9 @@ export class SessionManager implements vscode.Disposable {
 
   private fail(message: string, log?: AgentLog): Error {
     log?.error(message);
-    const actions = log ? ['Show Log'] : [];
-    void vscode.window.showErrorMessage(`Howdah: ${message}`, ...actions).then((choice) => {
-      if (choice === 'Show Log') log?.show();
+    const actions = log ? [vscode.l10n.t('Show Log')] : [];
+    void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: {0}', message), ...actions).then((choice) => {
+      if (choice === vscode.l10n.t('Show Log')) log?.show();
     });
     return new Error(message);
   }

@@ -8,6 +8,7 @@ import { continueSession } from './continueSession';
 import type { Managed, ManagedSession, Started } from './managedSession';
 import { toStartFailure } from './startFailure';
 import { UntrustedWorkspaceError } from './workspaceTrust';
+import * as l10n from '@vscode/l10n';
 
 /** A crash of a session's agent and what its restart policy decided. */
 export interface CrashEvent {
@@ -55,7 +56,7 @@ export class SessionRunner {
       managed.session.reattach(started.connection.acp, sessionId, setup);
       this.connect(managed, started);
       lifecycle.ready();
-      managed.log.info(`Restarted; session ${sessionId} ${sessionId === oldId ? 'resumed' : 'replaced'}.`);
+      managed.log.info(l10n.t('Restarted; session {0} {1}.', sessionId, sessionId === oldId ? l10n.t('resumed') : l10n.t('replaced')));
     } catch (error) {
       // An agent that started but could not continue the session is not left running.
       if (started && !managed.serves(started.connection)) await this.starter.stop(started, 'start-failed');
@@ -64,7 +65,7 @@ export class SessionRunner {
       const untrusted = error instanceof UntrustedWorkspaceError;
       if (!untrusted) managed.startFailure = toStartFailure(managed.agent, error, managed.key);
       lifecycle.stopped(untrusted ? { kind: 'untrusted', message } : { kind: 'start-failed', message });
-      managed.session.state.addError(`Restart failed: ${message}`, undefined, false);
+      managed.session.state.addError(l10n.t('Restart failed: {0}', message), undefined, false);
       managed.log.error(`Restart failed: ${message}`);
     }
     this.changed();
@@ -117,7 +118,7 @@ export class SessionRunner {
     const decision = managed.restarts.afterCrash(crash, Date.now());
     this.crashed({ managed, crash, decision });
     if (decision.action === 'restart') {
-      managed.log.info(`Restarting ${managed.agentName} (${decision.note}).`);
+      managed.log.info(l10n.t('Restarting {0} ({1}).', managed.agentName, decision.note));
       void this.restart(managed);
     }
   }

@@ -41,11 +41,11 @@ export function signInChoices(agent: KnownAgent, methods: readonly AuthMethod[],
     if (method.type === 'agent') choices.push({ id: method.id, label: method.name, description: method.description ?? undefined, ...(takesKey(method) ? { asksForKey: true } : {}) });
     else if (method.type === 'terminal' && terminalAuth) {
       // Said once: "Log in in a terminal", not "Log in in a terminal (in a terminal)".
-      const label = /terminal/i.test(method.name) ? method.name : `${method.name} (in a terminal)`;
+      const label = /terminal/i.test(method.name) ? method.name : vscode.l10n.t('{0} (in a terminal)', method.name);
       choices.push({ id: method.id, label, description: method.description ?? undefined });
     }
   }
-  if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: `Run "${agent.catalog.signIn}" in a terminal` });
+  if (agent.catalog?.signIn) choices.push({ id: CATALOG_CHOICE, label: vscode.l10n.t('Run "{0}" in a terminal', agent.catalog.signIn) });
   return choices;
 }
 
@@ -65,15 +65,15 @@ export async function carryOutSignIn(
   const { choiceId } = answer;
   if (choiceId === CATALOG_CHOICE && agent.catalog?.signIn) {
     const shell = process.env.SHELL || '/bin/sh';
-    const code = await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], { ...spec.env }, spec.cwd);
+    const code = await runInTerminal(vscode.l10n.t('Sign in to {0}', agent.name), process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', agent.catalog.signIn] : ['-lc', agent.catalog.signIn], { ...spec.env }, spec.cwd);
     return code === 0 ? 'restart' : 'cancelled';
   }
   const method = methods.find((m) => m.id === choiceId);
   if (!method) return 'cancelled';
   if (method.type === 'terminal') {
-    const code = await runInTerminal(`Sign in to ${agent.name}`, spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
+    const code = await runInTerminal(vscode.l10n.t('Sign in to {0}', agent.name), spec.command, [...spec.args, ...(method.args ?? [])], { ...spec.env, ...(method.env ?? {}) }, spec.cwd);
     if (code !== 0) {
-      void vscode.window.showWarningMessage(`Howdah: signing in to ${agent.name} did not succeed (exit ${code ?? 'unknown'}).`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: signing in to {0} did not succeed (exit {1}).', agent.name, code ?? vscode.l10n.t('unknown')));
       return 'cancelled';
     }
     return 'restart';
@@ -91,8 +91,8 @@ export async function carryOutSignIn(
 /** A password box for the key; undefined when the user gives up. */
 async function askForKey(agentName: string, methodName: string): Promise<string | undefined> {
   const key = await vscode.window.showInputBox({
-    title: `Sign in to ${agentName}`,
-    prompt: `${methodName}: sent to the agent for this connection; Howdah does not store it.`,
+    title: vscode.l10n.t('Sign in to {0}', agentName),
+    prompt: vscode.l10n.t('{0}: sent to the agent for this connection; Howdah does not store it.', methodName),
     password: true,
     ignoreFocusOut: true,
   });
@@ -131,7 +131,7 @@ export class SignInPrompts {
       this.pending = pending;
       this.changed();
       const labels = request.choices.map((c) => c.label);
-      void vscode.window.showWarningMessage(`Sign in to ${request.agentName}: ${request.message}`, ...labels).then((label) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Sign in to {0}: {1}', request.agentName, request.message), ...labels).then((label) => {
         pending.answer(request.choices.find((c) => c.label === label)?.id);
       });
     });

@@ -63,7 +63,7 @@ export class SignInStates implements vscode.Disposable {
     const login = agent.catalog?.signIn;
     if (!login) return;
     const shell = process.env.SHELL || '/bin/sh';
-    await runInTerminal(`Sign in to ${agent.name}`, process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', login] : ['-lc', login], { ...agent.env }, agent.installed?.dir ?? process.cwd());
+    await runInTerminal(vscode.l10n.t('Sign in to {0}', agent.name), process.platform === 'win32' ? 'cmd.exe' : shell, process.platform === 'win32' ? ['/c', login] : ['-lc', login], { ...agent.env }, agent.installed?.dir ?? process.cwd());
     this.states.delete(agent.id);
     await this.check(agent);
   }

@@ -18,12 +18,12 @@ export async function signOut(managed: Managed, signIns: SignInPrompts, restart:
   const acp = started?.connection.acp;
   if (!started || !acp || !canSignOut(managed)) throw new Error(`${managed.agentName} cannot sign out (it does not offer logout, or it is not running).`);
   await acp.call('logout', {});
-  managed.log.info(`Signed out of ${managed.agentName}.`);
+  managed.log.info(vscode.l10n.t('Signed out of {0}.', managed.agentName));
   const methods = started.init.authMethods;
   const answer = await signIns.ask({
     agentId: managed.agentId,
     agentName: managed.agentName,
-    message: `You signed out of ${managed.agentName}. Sign in again to go on working with it.`,
+    message: vscode.l10n.t('You signed out of {0}. Sign in again to go on working with it.', managed.agentName),
     choices: signInChoices(managed.agent, methods, true),
   });
   if (!answer) return 'cancelled';

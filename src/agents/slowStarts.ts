@@ -1,4 +1,5 @@
 import type { StartStep } from './startFailure';
+import * as l10n from '@vscode/l10n';
 
 /** The start calls the user may cancel when they hang. */
 export type CancellableStep = Extract<StartStep, 'authenticate' | 'session/new' | 'session/load' | 'session/resume'>;
@@ -16,7 +17,7 @@ export const SLOW_START_MS = 5000;
 /** The user cancelled a start call that did not answer: the start failed, and its agent is stopped with it. */
 export class StartCancelledError extends Error {
   constructor(agentName: string, step: CancellableStep) {
-    super(`You cancelled ${step}: ${agentName} had not answered it.`);
+    super(l10n.t('You cancelled {0}: {1} had not answered it.', step, agentName));
     this.name = 'StartCancelledError';
   }
 }

@@ -1,6 +1,7 @@
 import { howItEnded, type AgentConnection } from '../acp/agentConnection';
 import { ConnectionClosedError, ErrorCode, RpcError } from '../acp/errors';
 import { stripAnsi } from '../shared/ansi';
+import * as l10n from '@vscode/l10n';
 
 /** The steps from "configured" to "a session is open"; `spawn` is finding and starting the program. */
 export type StartStep = 'spawn' | 'initialize' | 'authenticate' | 'session/new' | 'session/load' | 'session/resume';
@@ -60,12 +61,12 @@ export function toStartFailure(agent: { readonly id: string; readonly name: stri
   if (error instanceof ConnectionClosedError) {
     stderr = error.stderrTail;
     const how = howItEnded({ code: error.exitCode, signal: error.signal });
-    message = error.exitCode === null && !error.signal ? `${agent.name} ${how}.` : `${agent.name} ${how} during ${step}.`;
+    message = error.exitCode === null && !error.signal ? `${agent.name} ${how}.` : l10n.t('{0} {1} during {2}.', agent.name, how, step);
   } else if (error instanceof RpcError) {
-    message = error.code === ErrorCode.authRequired ? `${agent.name} asks you to sign in (${step}, error ${error.code}).` : `${step} failed (error ${error.code}).`;
+    message = error.code === ErrorCode.authRequired ? l10n.t('{0} asks you to sign in ({1}, error {2}).', agent.name, step, error.code) : l10n.t('{0} failed (error {1}).', step, error.code);
     agentMessage = error.message;
   } else {
-    message = step === 'spawn' || step === 'authenticate' ? text : `${step} failed: ${text}`;
+    message = step === 'spawn' || step === 'authenticate' ? text : l10n.t('{0} failed: {1}', step, text);
   }
   return {
     id: `f${++sequence}`,
@@ -131,5 +132,5 @@ export class StartFailures {
 export function describeStartFailure(agent: { readonly name: string }, error: unknown): string {
   if (error instanceof ConnectionClosedError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  return `${agent.name} could not start a session: ${message}`;
+  return l10n.t('{0} could not start a session: {1}', agent.name, message);
 }

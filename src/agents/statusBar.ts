@@ -16,8 +16,8 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
     }
     const { icon, status, background } = statusOf(active);
     item.text = `${icon} ${active.agentName}`;
-    item.tooltip = `Howdah: ${active.agentName} — ${status}`;
-    item.accessibilityInformation = { label: `Howdah: ${active.agentName}, ${status}` };
+    item.tooltip = vscode.l10n.t('Howdah: {0} — {1}', active.agentName, status);
+    item.accessibilityInformation = { label: vscode.l10n.t('Howdah: {0}, {1}', active.agentName, status) };
     item.backgroundColor = background && new vscode.ThemeColor(background);
     item.show();
   };

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 export const UNTRUSTED_MESSAGE =
-  'Howdah does not start agents in an untrusted workspace: agents run programs and change files. Trust the workspace to use them.';
+  vscode.l10n.t('Howdah does not start agents in an untrusted workspace: agents run programs and change files. Trust the workspace to use them.');
 
 /** Thrown wherever an agent would be started while the workspace is not trusted. */
 export class UntrustedWorkspaceError extends Error {

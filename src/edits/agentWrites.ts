@@ -54,12 +54,12 @@ export class AgentWrites {
     const why = sensitiveReason(params.path, real, view);
     if (why) {
       const allow = await this.questions.ask(
-        `The agent wants to write ${vscode.workspace.asRelativePath(view)}.`,
-        `This file is sensitive: ${why}. A change here can run code or change what the agent does. Allow this write?`,
-        'Allow',
-        'Deny',
+        vscode.l10n.t('The agent wants to write {0}.', vscode.workspace.asRelativePath(view)),
+        vscode.l10n.t('This file is sensitive: {0}. A change here can run code or change what the agent does. Allow this write?', why),
+        vscode.l10n.t('Allow'),
+        vscode.l10n.t('Deny'),
       );
-      if (allow !== 'Allow') throw this.refused(key, view, params.path, 'denied the write to this sensitive file');
+      if (allow !== vscode.l10n.t('Allow')) throw this.refused(key, view, params.path, 'denied the write to this sensitive file');
     }
     const beforeBytes = await readInsideIfExists(sandbox, real, MAX_FILE_BYTES);
     const before = beforeBytes ? decodeText(beforeBytes, configuredEncoding(view)) : undefined;

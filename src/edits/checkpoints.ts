@@ -43,35 +43,35 @@ export class Checkpoints {
 
   private async restoreNow(key: string, turnIndex: number): Promise<boolean> {
     if (this.tracker.currentTurn(key)?.running) {
-      void vscode.window.showWarningMessage('Howdah: stop the agent first; it is still working and could change the files again.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: stop the agent first; it is still working and could change the files again.'));
       return false;
     }
     const files = this.state.checkpoint(key, turnIndex);
     // Changed since then without a recorded original: nothing to restore them to, so say which stay as they are.
     const unrecorded = [...this.state.opaque.values()].filter((o) => o.session === key && o.turn >= turnIndex && o.baseline === undefined);
     const kept = unrecorded.map((o) => `${vscode.workspace.asRelativePath(o.path)} — ${o.why}`);
-    const keptNote = kept.length > 0 ? `\n\nNot restored, ${kept.length === 1 ? 'its' : 'their'} original was not recorded:\n${kept.slice(0, 10).join('\n')}${kept.length > 10 ? `\n… and ${kept.length - 10} more` : ''}` : '';
+    const keptNote = kept.length > 0 ? ('\n\n' + (kept.length === 1 ? vscode.l10n.t('Not restored, its original was not recorded:\n{0}', kept[0]) : vscode.l10n.t('Not restored, their original was not recorded:\n{0}{1}', kept.slice(0, 10).join('\n'), kept.length > 10 ? ('\n' + vscode.l10n.t('… and {0} more', kept.length - 10)) : ''))) : '';
     if (files.size === 0) {
-      if (kept.length > 0) void vscode.window.showWarningMessage(`Howdah: nothing can be restored to before that message.${keptNote}`);
-      else void vscode.window.showInformationMessage('Howdah: no file was changed since that message.');
+      if (kept.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: nothing can be restored to before that message.{0}', keptNote));
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no file was changed since that message.'));
       return false;
     }
     const names: string[] = [];
     for (const p of files.keys()) {
       const later = await this.actions.changedSinceAgent(p);
-      names.push(`${vscode.workspace.asRelativePath(p)}${later ? ' (changed since by someone else: those changes go too)' : ''}`);
+      names.push(`${vscode.workspace.asRelativePath(p)}${later ? (' ' + vscode.l10n.t('(changed since by someone else: those changes go too)')) : ''}`);
     }
-    const listed = names.slice(0, 15).join('\n') + (names.length > 15 ? `\n… and ${names.length - 15} more` : '');
+    const listed = names.slice(0, 15).join('\n') + (names.length > 15 ? ('\n' + vscode.l10n.t('… and {0} more', names.length - 15)) : '');
     const answer = await this.questions.ask(
-      `Restore ${files.size} file${files.size === 1 ? '' : 's'} to before this message?`,
-      `${listed}\n\nFiles created since then are moved to the trash. What the files hold now can be brought back with Undo.${keptNote}`,
-      'Restore',
+      files.size === 1 ? vscode.l10n.t('Restore 1 file to before this message?') : vscode.l10n.t('Restore {0} files to before this message?', files.size),
+      vscode.l10n.t('{0}\n\nFiles created since then are moved to the trash. What the files hold now can be brought back with Undo.{1}', listed, keptNote),
+      vscode.l10n.t('Restore'),
     );
-    if (answer !== 'Restore') return false;
+    if (answer !== vscode.l10n.t('Restore')) return false;
     const undo = await this.apply(files);
     for (const p of files.keys()) if (this.pending.has(p)) await this.pending.refresh(p);
-    void vscode.window.showInformationMessage(`Howdah: restored ${files.size} file${files.size === 1 ? '' : 's'}.`, 'Undo').then(async (choice) => {
-      if (choice === 'Undo') await this.apply(undo);
+    void vscode.window.showInformationMessage(files.size === 1 ? vscode.l10n.t('Howdah: restored 1 file.') : vscode.l10n.t('Howdah: restored {0} files.', files.size), vscode.l10n.t('Undo')).then(async (choice) => {
+      if (choice === vscode.l10n.t('Undo')) await this.apply(undo);
     });
     return true;
   }
@@ -91,7 +91,7 @@ export class Checkpoints {
         failed.push(`${vscode.workspace.asRelativePath(path)}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (failed.length > 0) void vscode.window.showErrorMessage(`Howdah: could not restore ${failed.length} file(s).`, { detail: failed.join('\n'), modal: false });
+    if (failed.length > 0) void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: could not restore {0} file(s).', failed.length), { detail: failed.join('\n'), modal: false });
     return undo;
   }
 }

@@ -65,13 +65,13 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
   async openReview(fsPath: string, options: { preview?: boolean; line?: number } = {}): Promise<void> {
     const entry = this.pending.entry(fsPath);
     if (!entry) {
-      void vscode.window.showInformationMessage(`No pending agent changes in ${vscode.workspace.asRelativePath(fsPath)}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('No pending agent changes in {0}.', vscode.workspace.asRelativePath(fsPath)));
       return;
     }
     const kind = this.pending.kindOf(fsPath);
     const left = entry.baseline === null ? emptyUri(fsPath, 'created') : baselineUri(fsPath);
     const right = kind === 'deleted' ? emptyUri(fsPath, 'deleted') : vscode.Uri.file(fsPath);
-    const what = kind === 'created' ? 'Agent created' : kind === 'deleted' ? 'Agent deleted' : 'Agent changes';
+    const what = kind === 'created' ? vscode.l10n.t('Agent created') : kind === 'deleted' ? vscode.l10n.t('Agent deleted') : vscode.l10n.t('Agent changes');
     const selection = options.line === undefined ? undefined : new vscode.Range(options.line, 0, options.line, 0);
     await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(fsPath)} (${what})`, { preview: options.preview ?? false, selection });
   }
@@ -80,7 +80,7 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
   async openProposal(p: Proposal): Promise<void> {
     const exists = !!openDocument(p.path) || p.original !== null;
     const left = exists ? vscode.Uri.file(p.path) : emptyUri(p.path, 'created');
-    const label = p.mode === 'ask' ? 'Agent proposal — waiting for you' : 'Agent proposal — you have unsaved changes';
+    const label = p.mode === 'ask' ? vscode.l10n.t('Agent proposal — waiting for you') : vscode.l10n.t('Agent proposal — you have unsaved changes');
     await vscode.commands.executeCommand('vscode.diff', left, p.uri, `${path.basename(p.path)} (${label})`, { preview: false });
   }
 
@@ -94,9 +94,9 @@ export class DiffViews implements vscode.TextDocumentContentProvider, vscode.Cod
       const range = new vscode.Range(line, 0, line, 0);
       const stats = `${h.curEnd - h.curStart ? `+${h.curEnd - h.curStart}` : ''}${h.baseEnd - h.baseStart ? ` −${h.baseEnd - h.baseStart}` : ''}`.trim();
       lenses.push(
-        new vscode.CodeLens(range, { title: '$(check) Accept', tooltip: 'Keep this change (Howdah)', command: 'howdah.acceptHunk', arguments: [uri, h] }),
-        new vscode.CodeLens(range, { title: '$(discard) Reject', tooltip: 'Undo this change (Howdah)', command: 'howdah.rejectHunk', arguments: [uri, h] }),
-        new vscode.CodeLens(range, { title: `Agent change ${stats}`, command: '' }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('$(check) Accept'), tooltip: vscode.l10n.t('Keep this change (Howdah)'), command: 'howdah.acceptHunk', arguments: [uri, h] }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('$(discard) Reject'), tooltip: vscode.l10n.t('Undo this change (Howdah)'), command: 'howdah.rejectHunk', arguments: [uri, h] }),
+        new vscode.CodeLens(range, { title: vscode.l10n.t('Agent change {0}', stats), command: '' }),
       );
     }
     return lenses;

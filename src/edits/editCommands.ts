@@ -70,7 +70,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     const target = targetOf(arg);
     const hunk = target && (await hunkFor(target, arg, given));
     if (!target || target.kind === 'opaque' || !hunk) {
-      void vscode.window.setStatusBarMessage('Howdah: no agent change here.', 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Howdah: no agent change here.'), 3000);
       return false;
     }
     const done =
@@ -78,7 +78,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
         ? await (accept ? proposals.acceptHunk(target.proposal, hunk) : proposals.rejectHunk(target.proposal, hunk))
         : await (accept ? actions.acceptHunk(target.fsPath, hunk) : actions.rejectHunk(target.fsPath, hunk));
     // A lens a refresh late whose change was decided or edited since: say so rather than do nothing silently.
-    if (!done) void vscode.window.setStatusBarMessage('Howdah: that change is no longer there (decided or edited since).', 4000);
+    if (!done) void vscode.window.setStatusBarMessage(vscode.l10n.t('Howdah: that change is no longer there (decided or edited since).'), 4000);
     else milestones.reach('hunkDecided');
     return done;
   };
@@ -93,7 +93,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     if (target.kind === 'opaque') {
       if (accept) return pending.removeOpaque(target.fsPath);
       const done = await actions.rejectOpaque(target.fsPath);
-      if (!done) void vscode.window.showWarningMessage(`Howdah: ${path.basename(target.fsPath)} cannot be restored: ${pending.opaque(target.fsPath)?.why ?? 'its original was not recorded'}.`);
+      if (!done) void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: {0} cannot be restored: {1}.', path.basename(target.fsPath), pending.opaque(target.fsPath)?.why ?? vscode.l10n.t('its original was not recorded')));
       return done;
     }
     // The file may also have a held write over its unsaved buffer (an agent that writes the disk itself as well,
@@ -108,14 +108,14 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     const before = notOpen ? await actions.snapshot(target.fsPath) : undefined;
     const done = await actions.rejectFile(target.fsPath);
     // Written on disk with no editor to undo in: offer the way back.
-    if (done && before !== undefined) offerUndo(`Rejected the agent's changes to ${path.basename(target.fsPath)}.`, new Map([[target.fsPath, before]]));
+    if (done && before !== undefined) offerUndo(vscode.l10n.t('Rejected the agent\'s changes to {0}.', path.basename(target.fsPath)), new Map([[target.fsPath, before]]));
     return done;
   };
 
   const offerUndo = (message: string, undo: Map<string, string | null>) => {
     if (undo.size === 0) return;
-    void vscode.window.showInformationMessage(`Howdah: ${message}`, 'Undo').then(async (choice) => {
-      if (choice === 'Undo') await checkpoints.apply(undo);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: {0}', message), vscode.l10n.t('Undo')).then(async (choice) => {
+      if (choice === vscode.l10n.t('Undo')) await checkpoints.apply(undo);
     });
   };
 
@@ -130,7 +130,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     if (target.kind === 'opaque') {
       // No text diff to show: the file itself, or a word that it is gone.
       const change = pending.opaque(target.fsPath)!;
-      if (change.kind === 'deleted') void vscode.window.showInformationMessage(`Howdah: the agent deleted ${path.basename(target.fsPath)} (${change.why}).`);
+      if (change.kind === 'deleted') void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: the agent deleted {0} ({1}).', path.basename(target.fsPath), change.why));
       else await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target.fsPath), { preview: true });
       return true;
     }
@@ -165,11 +165,11 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
   const commands: Record<string, (...args: never[]) => unknown> = {
     'howdah.showChanges': async () => {
       const files = pending.list();
-      if (files.length === 0) return void vscode.window.showInformationMessage('Howdah: no agent changes to review.');
+      if (files.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no agent changes to review.'));
       if (files.length === 1) return void (await open(files[0].uri));
       const picked = await vscode.window.showQuickPick(
         files.map((f) => ({ label: path.basename(f.path), description: `${f.path}  ${f.kind === 'modified' ? `+${f.added} −${f.removed}` : f.kind}`, uri: f.uri })),
-        { placeHolder: 'Agent changes to review' },
+        { placeHolder: vscode.l10n.t('Agent changes to review') },
       );
       if (picked) await open(picked.uri);
     },
@@ -185,11 +185,11 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
     'howdah.rejectAllChanges': async () => {
       for (const p of proposals.list()) await proposals.rejectAll(p);
       const undo = await actions.rejectAll();
-      offerUndo(`Rejected the agent's changes to ${undo.size} file${undo.size === 1 ? '' : 's'}.`, undo);
+      offerUndo(undo.size === 1 ? vscode.l10n.t('Rejected the agent\'s changes to 1 file.') : vscode.l10n.t('Rejected the agent\'s changes to {0} files.', undo.size), undo);
       const kept = pending.list().filter((c) => c.opaque && !c.opaque.restorable);
       if (kept.length > 0) {
         void vscode.window.showWarningMessage(
-          `Howdah: ${kept.length} changed file${kept.length === 1 ? '' : 's'} could not be restored (original not recorded): ${kept.map((c) => c.path).slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.`,
+          kept.length === 1 ? vscode.l10n.t('Howdah: 1 changed file could not be restored (original not recorded): {0}.', kept[0].path) : vscode.l10n.t('Howdah: {0} changed files could not be restored (original not recorded): {1}{2}.', kept.length, kept.map((c) => c.path).slice(0, 5).join(', '), kept.length > 5 ? ', …' : ''),
         );
       }
       return undo.size;

@@ -36,19 +36,19 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
     item.description = `${dir === '.' ? '' : `${dir}  `}${counts}`;
     item.resourceUri = change.uri.with({ scheme: 'file', query: '' });
     item.tooltip = change.opaque && !change.opaque.restorable
-      ? `${change.path} — ${counts}. Howdah cannot restore it: Open shows the file, Accept takes it off this list.`
+      ? vscode.l10n.t('{0} — {1}. Howdah cannot restore it: Open shows the file, Accept takes it off this list.', change.path, counts)
       : `${change.path} — ${counts}`;
     // An unrecorded change has no Reject (package.json's menus): there is nothing exact to go back to.
     // A file in a review round also offers Changes Since Review.
     item.contextValue = change.opaque && !change.opaque.restorable ? 'howdah.unrecorded' : change.uri.scheme !== 'file' ? 'howdah.proposal' : this.rounds?.has(change.uri.fsPath) ? 'howdah.change.round' : 'howdah.change';
-    item.command = { command: 'howdah.openChanges', title: 'Open Changes', arguments: [change.uri] };
+    item.command = { command: 'howdah.openChanges', title: vscode.l10n.t('Open Changes'), arguments: [change.uri] };
     return item;
   }
 
   private update(): void {
     const count = this.pending.count;
-    this.view.badge = count > 0 ? { value: count, tooltip: `${count} file${count === 1 ? '' : 's'} changed by the agent, to review` } : undefined;
-    this.view.message = count === 0 ? 'No agent changes to review.' : undefined;
+    this.view.badge = count > 0 ? { value: count, tooltip: count === 1 ? vscode.l10n.t('1 file changed by the agent, to review') : vscode.l10n.t('{0} files changed by the agent, to review', count) } : undefined;
+    this.view.message = count === 0 ? vscode.l10n.t('No agent changes to review.') : undefined;
     this.changed.fire();
   }
 

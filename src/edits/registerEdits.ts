@@ -70,7 +70,7 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     vscode.commands.registerCommand('howdah.openChangesSinceReview', async (target?: vscode.Uri | { uri?: vscode.Uri }) => {
       const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!uri || !(await rounds.open(uri.with({ scheme: 'file', query: '' }).fsPath))) {
-        void vscode.window.showInformationMessage('Howdah: that file has no review round: send review comments on it first.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: that file has no review round: send review comments on it first.'));
       }
     }),
   );
@@ -90,9 +90,9 @@ function offerDiffCodeLensOnce(context: vscode.ExtensionContext, pending: Pendin
     subscription.dispose();
     void context.globalState.update(KEY, true);
     void vscode.window
-      .showInformationMessage('Howdah: show Accept and Reject above each change in diff editors? (turns on the diffEditor.codeLens setting)', 'Turn On', 'Not Now')
+      .showInformationMessage(vscode.l10n.t('Howdah: show Accept and Reject above each change in diff editors? (turns on the diffEditor.codeLens setting)'), vscode.l10n.t('Turn On'), vscode.l10n.t('Not Now'))
       .then((choice) => {
-        if (choice === 'Turn On') void vscode.workspace.getConfiguration('diffEditor').update('codeLens', true, vscode.ConfigurationTarget.Global);
+        if (choice === vscode.l10n.t('Turn On')) void vscode.workspace.getConfiguration('diffEditor').update('codeLens', true, vscode.ConfigurationTarget.Global);
       });
   });
   context.subscriptions.push(subscription);

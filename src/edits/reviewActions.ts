@@ -73,11 +73,11 @@ export class ReviewActions {
     if (!entry) return false;
     if (confirm && (await this.changedSinceAgent(fsPath))) {
       const answer = await this.questions.ask(
-        `${vscode.workspace.asRelativePath(fsPath)} was changed after the agent changed it.`,
-        'Rejecting the file restores it as it was before the agent, which also discards the later changes. Reject single changes to keep them.',
-        'Reject Anyway',
+        vscode.l10n.t('{0} was changed after the agent changed it.', vscode.workspace.asRelativePath(fsPath)),
+        vscode.l10n.t('Rejecting the file restores it as it was before the agent, which also discards the later changes. Reject single changes to keep them.'),
+        vscode.l10n.t('Reject Anyway'),
       );
-      if (answer !== 'Reject Anyway') return false;
+      if (answer !== vscode.l10n.t('Reject Anyway')) return false;
     }
     await this.restoreContent(fsPath, entry.baseline);
     await this.pending.refresh(fsPath);
@@ -111,11 +111,11 @@ export class ReviewActions {
     for (const p of this.pending.paths()) if (await this.changedSinceAgent(p)) changed.push(vscode.workspace.asRelativePath(p));
     if (changed.length > 0) {
       const answer = await this.questions.ask(
-        `${changed.length} of the files were changed after the agent changed them.`,
-        `${changed.slice(0, 15).join('\n')}\n\nRejecting all restores them as they were before the agent, which also discards the later changes.`,
-        'Reject All Anyway',
+        vscode.l10n.t('{0} of the files were changed after the agent changed them.', changed.length),
+        vscode.l10n.t('{0}\n\nRejecting all restores them as they were before the agent, which also discards the later changes.', changed.slice(0, 15).join('\n')),
+        vscode.l10n.t('Reject All Anyway'),
       );
-      if (answer !== 'Reject All Anyway') return undo;
+      if (answer !== vscode.l10n.t('Reject All Anyway')) return undo;
     }
     for (const p of this.pending.paths()) {
       const entry = this.pending.entry(p);
@@ -125,7 +125,7 @@ export class ReviewActions {
         await this.restoreContent(p, entry.baseline);
       } catch (error) {
         // One file that cannot be written (now a link out of the workspace) must not stop the others.
-        void vscode.window.showWarningMessage(`Howdah: could not restore ${vscode.workspace.asRelativePath(p)}: ${String(error)}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: could not restore {0}: {1}', vscode.workspace.asRelativePath(p), String(error)));
         continue;
       }
       if (before !== undefined) undo.set(p, before);

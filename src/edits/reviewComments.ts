@@ -27,13 +27,13 @@ class Note implements vscode.Comment {
     // The user's own words, shown as Markdown but never trusted (no command links, no HTML).
     this.body = new vscode.MarkdownString(text);
     this.contextValue = sentTo ? 'sent' : 'unsent';
-    this.label = sentTo ? `sent to ${sentTo}` : 'not sent yet';
+    this.label = sentTo ? vscode.l10n.t('sent to {0}', sentTo) : vscode.l10n.t('not sent yet');
   }
 
   markSent(agent: string): void {
     this.sentTo = agent;
     this.contextValue = 'sent';
-    this.label = `sent to ${agent}`;
+    this.label = vscode.l10n.t('sent to {0}', agent);
   }
 }
 
@@ -51,7 +51,7 @@ type SavedThread = z.output<typeof SavedThread>;
  * in workspace state, so a reload loses none of what the user wrote.
  */
 export class ReviewComments implements vscode.Disposable {
-  private readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, 'Howdah review');
+  private readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, vscode.l10n.t('Howdah review'));
   private readonly threads = new Set<vscode.CommentThread>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -61,7 +61,7 @@ export class ReviewComments implements vscode.Disposable {
     private readonly memento: vscode.Memento,
     private readonly sender: ReviewSender,
   ) {
-    this.controller.options = { prompt: 'Comment for the agent', placeHolder: 'What should the agent change here? (sent with Send Review Comments to Agent)' };
+    this.controller.options = { prompt: vscode.l10n.t('Comment for the agent'), placeHolder: vscode.l10n.t('What should the agent change here? (sent with Send Review Comments to Agent)') };
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (document) =>
         document.uri.scheme === 'file' && pending.has(document.uri.fsPath) ? [new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0)] : [],
@@ -95,7 +95,7 @@ export class ReviewComments implements vscode.Disposable {
   async send(): Promise<boolean> {
     const waiting = [...this.threads].filter((t) => t.comments.some((c) => (c as Note).contextValue === 'unsent'));
     if (waiting.length === 0) {
-      void vscode.window.showInformationMessage('Howdah: there are no review comments to send. Add one on a line of an agent change (the + in the diff editor’s gutter).');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: there are no review comments to send. Add one on a line of an agent change (the + in the diff editor’s gutter).'));
       return false;
     }
     const comments: ReviewComment[] = [];
@@ -120,7 +120,7 @@ export class ReviewComments implements vscode.Disposable {
     for (const thread of waiting) {
       for (const note of thread.comments as Note[]) if (note.contextValue === 'unsent') note.markSent(agent);
       thread.comments = [...thread.comments];
-      thread.label = `Sent to ${agent}`;
+      thread.label = vscode.l10n.t('Sent to {0}', agent);
       thread.contextValue = 'howdah.sent';
     }
     this.rounds.start(texts);
@@ -147,7 +147,7 @@ export class ReviewComments implements vscode.Disposable {
     const { thread } = reply;
     this.threads.add(thread);
     thread.comments = [...thread.comments, new Note(reply.text)];
-    thread.label = 'Not sent to the agent yet';
+    thread.label = vscode.l10n.t('Not sent to the agent yet');
     thread.contextValue = 'howdah.unsent';
     thread.canReply = true;
     this.save();
@@ -176,7 +176,7 @@ export class ReviewComments implements vscode.Disposable {
       if (sentOnly && !this.pending.has(uri.fsPath)) continue;
       const [start, end] = parsed.data.range ?? [0, 0];
       const thread = this.controller.createCommentThread(uri, new vscode.Range(start, 0, end, 0), notes);
-      thread.label = sentOnly ? `Sent to ${notes.at(-1)!.sentTo}` : 'Not sent to the agent yet';
+      thread.label = sentOnly ? vscode.l10n.t('Sent to {0}', notes.at(-1)!.sentTo ?? '') : vscode.l10n.t('Not sent to the agent yet');
       thread.contextValue = sentOnly ? 'howdah.sent' : 'howdah.unsent';
       thread.collapsibleState = sentOnly ? vscode.CommentThreadCollapsibleState.Collapsed : vscode.CommentThreadCollapsibleState.Expanded;
       this.threads.add(thread);

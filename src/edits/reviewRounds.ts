@@ -47,7 +47,7 @@ export class ReviewRounds implements vscode.TextDocumentContentProvider, vscode.
     const start = this.starts.get(fsPath);
     if (!start) return false;
     const left = vscode.Uri.file(fsPath).with({ scheme: ROUND_SCHEME, query: String(start.at.getTime()) });
-    const title = `${path.basename(fsPath)} (Since your review at ${start.at.toLocaleTimeString()})`;
+    const title = vscode.l10n.t('{0} (Since your review at {1})', path.basename(fsPath), start.at.toLocaleTimeString());
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(fsPath), title, { preview: false });
     return true;
   }

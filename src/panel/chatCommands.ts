@@ -18,15 +18,15 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
     // The active file's problems, or the selection's when there is one.
     vscode.commands.registerCommand('howdah.addProblems', () => {
       const editor = vscode.window.activeTextEditor;
-      if (!editor) return void vscode.window.showInformationMessage('Howdah: open a file to add its problems to the chat.');
+      if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: open a file to add its problems to the chat.'));
       const range = editor.selection.isEmpty ? undefined : editor.selection;
       const problems = problemsAttachment(editor.document.uri, range);
-      if (!problems) return void vscode.window.showInformationMessage(`Howdah: no problems in ${range ? 'the selection' : vscode.workspace.asRelativePath(editor.document.uri)}.`);
+      if (!problems) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: no problems in {0}.', range ? vscode.l10n.t('the selection') : vscode.workspace.asRelativePath(editor.document.uri)));
       return show([problems]);
     }),
     vscode.commands.registerCommand('howdah.addTerminalSelection', async () => {
       const selection = await terminalSelectionAttachment();
-      if (!selection) return void vscode.window.showInformationMessage('Howdah: select some text in a terminal first.');
+      if (!selection) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: select some text in a terminal first.'));
       return show([selection]);
     }),
     // From the explorer: (clicked, all selected); from the editor title or palette: nothing, meaning the active file.
@@ -39,7 +39,7 @@ export function registerChatCommands(attach: (attachments: Attachment[]) => void
 
 export function selectionAttachments(editor: vscode.TextEditor | undefined): Attachment[] {
   if (!editor) {
-    void vscode.window.showInformationMessage('Open a file and select some text to add it to the chat.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select some text to add it to the chat.'));
     return [];
   }
   const document = editor.document;
@@ -76,5 +76,5 @@ async function attachmentOf(uri: vscode.Uri, accepted: MediaAccepted): Promise<A
 async function pickFiles(): Promise<vscode.Uri[]> {
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && active.scheme === 'file') return [active];
-  return (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Add to Chat', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri })) ?? [];
+  return (await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Add to Chat'), defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri })) ?? [];
 }

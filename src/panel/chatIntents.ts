@@ -99,11 +99,11 @@ export class ChatIntents implements vscode.Disposable {
       case 'elicitation':
         return this.answerQuestion(message);
       case 'setMode':
-        return this.guard('change the mode', active?.session.setMode(message.modeId));
+        return this.guard(vscode.l10n.t('change the mode'), active?.session.setMode(message.modeId));
       case 'setConfigOption':
-        return this.guard('change the setting', active?.session.setConfigOption(message.configId, message.value));
+        return this.guard(vscode.l10n.t('change the setting'), active?.session.setConfigOption(message.configId, message.value));
       case 'setModel':
-        return this.guard('change the model', active?.session.setModel(message.modelId));
+        return this.guard(vscode.l10n.t('change the model'), active?.session.setModel(message.modelId));
       case 'openLink':
         return openLink(message.href);
       case 'openLocation':
@@ -111,7 +111,7 @@ export class ChatIntents implements vscode.Disposable {
       case 'openDiff':
         return this.deps.diffs.open(message.toolCallId, message.index);
       case 'openTerminal':
-        if (!this.deps.openTerminal?.(message.terminalId)) void vscode.window.showInformationMessage('Howdah: there is no output to show for that command.');
+        if (!this.deps.openTerminal?.(message.terminalId)) void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: there is no output to show for that command.'));
         return;
       case 'searchFiles': {
         const files = await this.deps.files.search(message.query);
@@ -161,7 +161,7 @@ export class ChatIntents implements vscode.Disposable {
     if (!record) return this.deps.post({ type: 'focusPrompt' });
     if (record.mode === 'url' && message.action === 'accept') {
       if (!record.url || !(await this.deps.links.open(record.url))) {
-        void vscode.window.showWarningMessage('Howdah: the link was not opened; the agent still waits for your answer.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: the link was not opened; the agent still waits for your answer.'));
         return;
       }
     }
@@ -171,13 +171,13 @@ export class ChatIntents implements vscode.Disposable {
   private async restoreCheckpoint(active: PanelSession | undefined, entryId: number): Promise<void> {
     const turnIndex = active && userTurnIndex(active.session.state.entries, entryId);
     if (!active || turnIndex === undefined) {
-      void vscode.window.showWarningMessage('Howdah: that message is no longer in this conversation.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: that message is no longer in this conversation.'));
       return;
     }
     try {
       await this.deps.checkpoints.restoreCheckpoint(active.key, turnIndex);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Howdah: could not restore the files: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: could not restore the files: {0}', error instanceof Error ? error.message : String(error)));
     }
   }
 
@@ -192,7 +192,7 @@ export class ChatIntents implements vscode.Disposable {
     if (target.session.state.turn !== 'idle') {
       // Sent while the agent works: it goes when the turn ends.
       if (!this.queue.enqueue(target, message.text, message.attachments)) {
-        void vscode.window.showInformationMessage('Howdah: the queue is full: wait for the agent, or remove a queued message.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: the queue is full: wait for the agent, or remove a queued message.'));
       }
       return;
     }
@@ -236,7 +236,7 @@ export class ChatIntents implements vscode.Disposable {
     try {
       await call;
     } catch (error) {
-      void vscode.window.showErrorMessage(`Howdah: could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Howdah: could not {0}: {1}', what, error instanceof Error ? error.message : String(error)));
     }
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pageLocalization } from '../localization';
 import { chatPageHtml } from './html';
 import { PerSession, type PanelSession, type PanelSessions } from './panelSessions';
 import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from '../shared/protocol';
@@ -80,6 +81,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       cspSource: view.webview.cspSource,
       script: asUri('out', 'webview.js'),
       styles: [asUri('media', 'codicons', 'codicon.css'), asUri('media', 'chat.css')],
+      localization: pageLocalization(),
     });
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),

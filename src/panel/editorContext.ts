@@ -36,7 +36,7 @@ export function problemsAttachment(uri?: vscode.Uri, range?: vscode.Range): Cont
   }
   if (problems.length === 0) return undefined;
   const where = uri ? vscode.workspace.asRelativePath(uri) + (range ? `:${range.start.line + 1}-${range.end.line + 1}` : '') : 'the workspace';
-  return { kind: 'context', source: 'problems', label: `Problems in ${where} (${problems.length})`, text: problemsText(problems) };
+  return { kind: 'context', source: 'problems', label: vscode.l10n.t('Problems in {0} ({1})', where, problems.length), text: problemsText(problems) };
 }
 
 /**
@@ -53,7 +53,7 @@ export async function terminalSelectionAttachment(): Promise<ContextAttachment |
     await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
     const text = await vscode.env.clipboard.readText();
     if (text === marker || text.trim() === '') return undefined;
-    return { kind: 'context', source: 'terminal', label: `Terminal ${terminal.name}`, text };
+    return { kind: 'context', source: 'terminal', label: vscode.l10n.t('Terminal {0}', terminal.name), text };
   } finally {
     await vscode.env.clipboard.writeText(before);
   }

@@ -3,6 +3,7 @@ import { agentChoice, type GateAgent } from '../shared/agentChoice';
 import type { GateView, StartErrorAction, StartErrorView } from '../shared/gateProtocol';
 import { SLOW_START_MS } from '../agents/slowStarts';
 import { elicitationView } from './elicitationView';
+import * as l10n from '@vscode/l10n';
 
 export type { GateAgent } from '../shared/agentChoice';
 
@@ -19,7 +20,7 @@ export interface GateState {
   readonly availability?: readonly { readonly agent: GateAgent; readonly installed: boolean; readonly update?: string; readonly signIn?: 'signed-in' | 'signed-out' | 'unknown' }[];
 }
 
-const UNTRUSTED = 'Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.';
+const UNTRUSTED = l10n.t('Agents do not start in an untrusted workspace: they run programs and change files. Trust this workspace to use Howdah.');
 
 /**
  * What the panel shows before a conversation can go on; pure. An agent's question comes first, then a sign-in question (an agent is waiting),
@@ -35,13 +36,13 @@ export function gateView(state: GateState): GateView | undefined {
   }
   if (state.slowStart) {
     const { id, agentName, step } = state.slowStart;
-    const message = `${agentName} has not answered ${step} for ${SLOW_START_MS / 1000} seconds. It may still be working (installing, signing in, loading), or it may be stuck. Cancel stops waiting and stops the agent.`;
+    const message = l10n.t('{0} has not answered {1} for {2} seconds. It may still be working (installing, signing in, loading), or it may be stuck. Cancel stops waiting and stops the agent.', agentName, step, SLOW_START_MS / 1000);
     return { kind: 'startWaiting', id, agentName, step, message };
   }
   if (!state.trusted) return { kind: 'untrusted', message: UNTRUSTED };
   if (state.startFailure) {
     const { id, agentName, sessionKey, message, agentMessage, stderr, signIn } = state.startFailure;
-    const title = sessionKey ? `${agentName} could not continue the conversation` : `${agentName} could not start a session`;
+    const title = sessionKey ? l10n.t('{0} could not continue the conversation', agentName) : l10n.t('{0} could not start a session', agentName);
     const actions: StartErrorAction[] = [...(signIn ? (['signIn'] as const) : []), 'retry', 'showLog', 'editSettings', 'dismiss'];
     return { kind: 'startError', id, title, agentName, message, ...(agentMessage !== undefined ? { agentMessage } : {}), stderr: [...stderr], actions };
   }

@@ -1,4 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
+import { L10N_ELEMENT_ID } from '../shared/pageLocalization';
 
 /**
  * The chat webview's page: a strict CSP (nothing but our nonce'd bundle runs, styles and fonts only from the
@@ -10,7 +12,10 @@ export interface PageResources {
   readonly cspSource: string;
   readonly script: string;
   readonly styles: readonly string[];
+  /** The page's language and its translations (none: English), read by the page before it builds anything. */
+  readonly localization?: { readonly language: string; readonly bundle: Readonly<Record<string, string>> | undefined };
 }
+
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64').replace(/[+/=]/g, '');
@@ -31,17 +36,21 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function chatPageHtml(resources: PageResources, nonce: string = newNonce()): string {
   const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const links = resources.styles.map((href) => `<link rel="stylesheet" href="${attr(href)}">`).join('\n    ');
+  const language = resources.localization?.language ?? 'en';
+  // `<` escaped so no translation can close the element; the page parses this once, as JSON.
+  const bundle = JSON.stringify(resources.localization?.bundle ?? {}).replace(/</g, '\\u003c');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(language)}">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(resources.cspSource, nonce))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
     ${links}
-    <title>Howdah Chat</title>
+    <title>${attr(l10n.t('Howdah Chat'))}</title>
   </head>
   <body>
-    <noscript>The chat needs scripts enabled.</noscript>
+    <noscript>${attr(l10n.t('The chat needs scripts enabled.'))}</noscript>
+    <script type="application/json" id="${L10N_ELEMENT_ID}">${bundle}</script>
     <script nonce="${attr(nonce)}" src="${attr(resources.script)}"></script>
   </body>
 </html>`;

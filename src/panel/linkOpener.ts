@@ -19,31 +19,31 @@ export async function openLink(href: string): Promise<void> {
     return openLocation(path, line);
   }
   if (!EXTERNAL_SCHEMES.has(scheme) && !EDITOR_SCHEMES.has(scheme)) {
-    void vscode.window.showWarningMessage(`Howdah does not open ${scheme}: links.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Howdah does not open {0}: links.', scheme));
     return;
   }
   let uri: vscode.Uri;
   try {
     uri = vscode.Uri.parse(href, true);
   } catch {
-    void vscode.window.showWarningMessage('The link is not a valid address.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('The link is not a valid address.'));
     return;
   }
-  if (await confirm(`Open this ${scheme === 'mailto' ? 'mail address' : 'link'} from the agent?`, href)) await vscode.env.openExternal(uri);
+  if (await confirm(vscode.l10n.t('Open this {0} from the agent?', scheme === 'mailto' ? vscode.l10n.t('mail address') : vscode.l10n.t('link')), href)) await vscode.env.openExternal(uri);
 }
 
 export async function openLocation(path: string, line?: number): Promise<void> {
   const uri = resolvePath(path);
   if (!uri) {
-    void vscode.window.showWarningMessage(`Cannot open ${revealInvisible(path)}: open a folder first.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: open a folder first.', revealInvisible(path)));
     return;
   }
-  if (!vscode.workspace.getWorkspaceFolder(uri) && !(await confirm('Open this file outside the workspace?', uri.fsPath))) return;
+  if (!vscode.workspace.getWorkspaceFolder(uri) && !(await confirm(vscode.l10n.t('Open this file outside the workspace?'), uri.fsPath))) return;
   const position = line !== undefined && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
   try {
     await vscode.window.showTextDocument(uri, { preview: true, selection: position ? new vscode.Range(position, position) : undefined });
   } catch (error) {
-    void vscode.window.showWarningMessage(`Cannot open ${revealInvisible(uri.fsPath)}: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', revealInvisible(uri.fsPath), error instanceof Error ? error.message : String(error)));
   }
 }
 
@@ -72,7 +72,7 @@ function decodeSafely(text: string): string {
 }
 
 async function confirm(question: string, target: string): Promise<boolean> {
-  const open: vscode.MessageItem = { title: 'Open' };
+  const open: vscode.MessageItem = { title: vscode.l10n.t('Open') };
   const choice = await vscode.window.showInformationMessage(question, { modal: true, detail: revealInvisible(target) }, open);
   return choice === open;
 }

@@ -65,17 +65,17 @@ export class PermissionAlerts implements vscode.Disposable {
     for (const managed of this.sessions.list()) {
       for (const record of managed.session.elicitations.pending) {
         count++;
-        this.announce(`${managed.key}/q${record.key}`, waitingNow, managed.key, `${managed.agentName} asks you: “${revealInvisible(record.message)}”`);
+        this.announce(`${managed.key}/q${record.key}`, waitingNow, managed.key, vscode.l10n.t('{0} asks you: “{1}”', managed.agentName, revealInvisible(record.message)));
       }
     }
     const start = this.sessions.startQuestions?.current;
     if (start) {
       count += this.sessions.startQuestions?.count ?? 1;
-      this.announce(`start/q${start.record.key}`, waitingNow, undefined, `${start.agentName} asks you: “${revealInvisible(start.record.message)}”`);
+      this.announce(`start/q${start.record.key}`, waitingNow, undefined, vscode.l10n.t('{0} asks you: “{1}”', start.agentName, revealInvisible(start.record.message)));
     }
     // Forget answered prompts so the set does not grow for ever.
     for (const id of this.notified) if (!waitingNow.has(id)) this.notified.delete(id);
-    if (this.view) this.view.badge = count > 0 ? { value: count, tooltip: count === 1 ? 'An agent waits for your answer' : `${count} agent requests wait for your answer` } : undefined;
+    if (this.view) this.view.badge = count > 0 ? { value: count, tooltip: count === 1 ? vscode.l10n.t('An agent waits for your answer') : vscode.l10n.t('{0} agent requests wait for your answer', count) } : undefined;
   }
 
   dispose(): void {
@@ -95,8 +95,8 @@ export class PermissionAlerts implements vscode.Disposable {
     if (seen) return;
     this.notified.add(id);
     this.notifications++;
-    void vscode.window.showInformationMessage(message, 'Show in Chat').then(async (choice) => {
-      if (choice !== 'Show in Chat') return;
+    void vscode.window.showInformationMessage(message, vscode.l10n.t('Show in Chat')).then(async (choice) => {
+      if (choice !== vscode.l10n.t('Show in Chat')) return;
       if (sessionKey) this.sessions.setActive(sessionKey);
       await vscode.commands.executeCommand('howdah.chat.focus');
     });
@@ -108,9 +108,9 @@ export class PermissionAlerts implements vscode.Disposable {
     if (!call || !permission) return;
     this.notifications++;
     const items: (vscode.MessageItem & { optionId?: string })[] = permission.options.map((o) => ({ title: revealInvisible(o.name), optionId: o.optionId }));
-    const show: vscode.MessageItem & { optionId?: string } = { title: 'Show in Chat' };
+    const show: vscode.MessageItem & { optionId?: string } = { title: vscode.l10n.t('Show in Chat') };
     // The title is the agent's own words: quoted, with hidden characters made visible.
-    const message = `${managed.agentName} asks for permission: “${revealInvisible(call.title)}”`;
+    const message = vscode.l10n.t('{0} asks for permission: “{1}”', managed.agentName, revealInvisible(call.title));
     const choice = await vscode.window.showInformationMessage(message, ...items, show);
     if (!choice) return;
     if (choice === show) {

@@ -36,14 +36,14 @@ export class ToolDiffViewer implements vscode.TextDocumentContentProvider, vscod
     const call = this.sessions.active?.session.state.toolCalls.get(toolCallId);
     const content = call?.content[index];
     if (!content || content.type !== 'diff') {
-      void vscode.window.showWarningMessage('That change is no longer available.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('That change is no longer available.'));
       return;
     }
     if (await this.openReview(content.path)) return;
     const name = content.path.split(/[\\/]/).pop() || content.path;
     const left = this.store(content.oldText ?? '', `${name} (before)`, content.path);
     const right = this.store(content.newText, `${name} (after)`, content.path);
-    const label = content.oldText == null ? `${name} (new file, from ${call.title})` : `${name} (change from ${call.title})`;
+    const label = content.oldText == null ? vscode.l10n.t('{0} (new file, from {1})', name, call.title) : vscode.l10n.t('{0} (change from {1})', name, call.title);
     await vscode.commands.executeCommand('vscode.diff', left, right, label, { preview: true });
   }
 

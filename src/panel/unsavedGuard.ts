@@ -87,5 +87,5 @@ function unsavedWorkspaceFiles(): vscode.TextDocument[] {
 
 async function saveAll(documents: readonly vscode.TextDocument[]): Promise<void> {
   const failed = (await Promise.all(documents.map(async (d) => ((await d.save()) ? undefined : vscode.workspace.asRelativePath(d.uri))))).filter((p) => p !== undefined);
-  if (failed.length > 0) void vscode.window.showWarningMessage(`Howdah: could not save ${failed.join(', ')}; the agent reads what is on disk.`);
+  if (failed.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: could not save {0}; the agent reads what is on disk.', failed.join(', ')));
 }

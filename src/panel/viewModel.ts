@@ -18,6 +18,7 @@ import type {
 import { formatCommandLine } from '../terminals/launchPlan';
 import { elicitationView } from './elicitationView';
 import type { TerminalTail } from './terminalTails';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Pure projection of the domain state into the JSON the webview renders. No `vscode`: unit-tested in plain Node.
@@ -54,13 +55,13 @@ export function entryView(entry: Entry, state: SessionStateView, terminals: Entr
       const call = state.toolCalls.get(entry.toolCallId);
       const tool: ToolView = call
         ? toolView(call, terminals)
-        : { toolCallId: entry.toolCallId, title: 'Tool call', kind: 'other', status: 'pending', locations: [], content: [] };
+        : { toolCallId: entry.toolCallId, title: l10n.t('Tool call'), kind: 'other', status: 'pending', locations: [], content: [] };
       return { kind: 'tool', id: entry.id, tool };
     }
     case 'notice':
       return { kind: 'notice', id: entry.id, severity: entry.severity, title: entry.title, description: entry.description };
     case 'unknown':
-      return { kind: 'unknown', id: entry.id, label: entry.update.original ?? 'unknown update', raw: rawJson(entry.update.raw) ?? '' };
+      return { kind: 'unknown', id: entry.id, label: entry.update.original ?? l10n.t('unknown update'), raw: rawJson(entry.update.raw) ?? '' };
     case 'turn-end':
       return { kind: 'turn-end', id: entry.id, stopReason: entry.stopReason, ...(entry.unrecorded?.length ? { unrecorded: entry.unrecorded.map((f) => ({ ...f })) } : {}), ...(entry.tokens ? { tokens: { ...entry.tokens } } : {}) };
     case 'error':
@@ -157,7 +158,7 @@ export function contentView(block: ContentBlock): ContentView {
       return { type: 'resource', uri: body.uri, mimeType: body.mimeType ?? undefined, text };
     }
     default:
-      return { type: 'unknown', label: block.original ?? 'content', raw: rawJson(block.raw) ?? '' };
+      return { type: 'unknown', label: block.original ?? l10n.t('content'), raw: rawJson(block.raw) ?? '' };
   }
 }
 

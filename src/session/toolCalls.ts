@@ -1,11 +1,12 @@
 import type { ToolCall, ToolCallUpdate } from '../acp/schema/toolCall';
 import type { ToolCallState } from './state';
+import * as l10n from '@vscode/l10n';
 
 /** Creates the state of a tool call from a `tool_call`, or from an update / permission request for an unseen id. */
 export function createToolCall(source: ToolCall | ToolCallUpdate, announcedLate: boolean): ToolCallState {
   return {
     toolCallId: source.toolCallId,
-    title: source.title ?? source.name ?? 'Tool call',
+    title: source.title ?? source.name ?? l10n.t('Tool call'),
     kind: source.kind ?? 'other',
     status: source.status ?? 'pending',
     content: source.content ?? [],

@@ -1,4 +1,5 @@
 import type { AgentChoiceView } from './gateProtocol';
+import * as l10n from '@vscode/l10n';
 
 /** An agent as the registry knows it (src/agents/agentRegistry.ts's KnownAgent fits). */
 export interface GateAgent {
@@ -30,7 +31,7 @@ const INLINE_SVG = /^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/;
 export function agentChoice(agent: GateAgent, installed: boolean, update?: string, signIn?: 'signed-in' | 'signed-out' | 'unknown'): AgentChoiceView {
   const r = agent.registry;
   const kinds = r ? (['binary', 'npx', 'uvx'] as const).filter((k) => r.distribution[k] !== undefined).map((k) => DISTRIBUTION_NAMES[k]) : [];
-  const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? 'your settings' : kinds.length ? kinds.join(', ') : undefined;
+  const distribution = agent.installed ? DISTRIBUTION_NAMES[agent.installed.method] : agent.source === 'settings' ? l10n.t('your settings') : kinds.length ? kinds.join(', ') : undefined;
   const detail = whereFound(agent, installed);
   return {
     id: agent.id,

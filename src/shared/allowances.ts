@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * What the agent of a session may do, as Howdah sets it up for it: the folders its file access is confined to, the
  * file and terminal capabilities offered, and the MCP servers passed to it. The panel shows it before the first prompt
@@ -34,21 +35,20 @@ export type AllowanceSetting = (typeof ALLOWANCE_SETTINGS)[number];
 
 /** "Write: apply, then review" and so on: a capability's value in words. */
 export function writeWords(write: string): string {
-  return write === 'apply' ? 'applied, then reviewed' : write === 'ask' ? 'asks first' : write === 'off' ? 'no' : write;
+  return write === 'apply' ? l10n.t('applied, then reviewed') : write === 'ask' ? l10n.t('asks first') : write === 'off' ? l10n.t('no') : write;
 }
 
 export function terminalWords(terminal: string): string {
-  return terminal === 'allow' ? 'yes' : terminal === 'ask' ? 'asks first' : terminal === 'off' ? 'no' : terminal;
+  return terminal === 'allow' ? l10n.t('yes') : terminal === 'ask' ? l10n.t('asks first') : terminal === 'off' ? l10n.t('no') : terminal;
 }
 
 /** The folded line: "2 folders · read · write: applied, then reviewed · commands: yes · 1 MCP server". */
 export function allowancesLine(a: AllowancesView): string {
-  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   return [
-    n(a.folders.length, 'folder', 'folders'),
-    `read: ${a.read ? 'yes' : 'no'}`,
-    `write: ${writeWords(a.write)}`,
-    `commands: ${terminalWords(a.terminal)}`,
-    n(a.mcpServers.length, 'MCP server', 'MCP servers'),
+    a.folders.length === 1 ? l10n.t('1 folder') : l10n.t('{0} folders', a.folders.length),
+    l10n.t('read: {0}', a.read ? l10n.t('yes') : l10n.t('no')),
+    l10n.t('write: {0}', writeWords(a.write)),
+    l10n.t('commands: {0}', terminalWords(a.terminal)),
+    a.mcpServers.length === 1 ? l10n.t('1 MCP server') : l10n.t('{0} MCP servers', a.mcpServers.length),
   ].join(' · ');
 }

@@ -5,6 +5,7 @@
  * renders it and checks as the user types, with the same functions, so both sides agree on every message.
  * No DOM, no Node, no zod: the webview bundles this file.
  */
+import * as l10n from '@vscode/l10n';
 
 export interface FieldCommon {
   /** The property's name in the answer's `content`. */
@@ -119,7 +120,6 @@ function validDateTime(text: string): boolean {
 
 /** JSON Schema counts characters as code points, not UTF-16 units. */
 const length = (text: string) => [...text].length;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The agent's `pattern` as a regular expression (not anchored: JSON Schema's `pattern` matches anywhere), or
@@ -139,41 +139,41 @@ export function fieldError(field: FieldModel, input: FieldInput | undefined): st
   switch (field.kind) {
     case 'text': {
       const text = typeof input === 'string' ? input : '';
-      if (text === '') return field.required ? 'Required.' : undefined;
-      if (field.minLength !== undefined && length(text) < field.minLength) return `At least ${plural(field.minLength, 'character')}.`;
-      if (field.maxLength !== undefined && length(text) > field.maxLength) return `At most ${plural(field.maxLength, 'character')}.`;
-      if (field.format === 'email' && !EMAIL.test(text)) return 'Not an email address (name@example.com).';
-      if (field.format === 'uri' && !URI.test(text)) return 'Not a URI (such as https://example.com/path).';
-      if (field.format === 'date' && !validDate(text)) return 'Not a date (YYYY-MM-DD).';
-      if (field.format === 'date-time' && !validDateTime(text)) return 'Not a date and time (such as 2026-07-24T13:05:00Z).';
+      if (text === '') return field.required ? l10n.t('Required.') : undefined;
+      if (field.minLength !== undefined && length(text) < field.minLength) return field.minLength === 1 ? l10n.t('At least 1 character.') : l10n.t('At least {0} characters.', field.minLength);
+      if (field.maxLength !== undefined && length(text) > field.maxLength) return field.maxLength === 1 ? l10n.t('At most 1 character.') : l10n.t('At most {0} characters.', field.maxLength);
+      if (field.format === 'email' && !EMAIL.test(text)) return l10n.t('Not an email address (name@example.com).');
+      if (field.format === 'uri' && !URI.test(text)) return l10n.t('Not a URI (such as https://example.com/path).');
+      if (field.format === 'date' && !validDate(text)) return l10n.t('Not a date (YYYY-MM-DD).');
+      if (field.format === 'date-time' && !validDateTime(text)) return l10n.t('Not a date and time (such as 2026-07-24T13:05:00Z).');
       const pattern = compilePattern(field.pattern);
-      if (pattern && !pattern.test(text)) return `Does not match the pattern the agent asked for: ${field.pattern}`;
+      if (pattern && !pattern.test(text)) return l10n.t('Does not match the pattern the agent asked for: {0}', field.pattern ?? '');
       return undefined;
     }
     case 'number': {
       const text = typeof input === 'string' ? input.trim() : '';
-      if (text === '') return field.required ? 'Required.' : undefined;
-      if (!NUMBER.test(text) || !Number.isFinite(Number(text))) return 'Not a number.';
+      if (text === '') return field.required ? l10n.t('Required.') : undefined;
+      if (!NUMBER.test(text) || !Number.isFinite(Number(text))) return l10n.t('Not a number.');
       const value = Number(text);
-      if (field.integer && !Number.isInteger(value)) return 'Not a whole number.';
-      if (field.minimum !== undefined && value < field.minimum) return `At least ${field.minimum}.`;
-      if (field.maximum !== undefined && value > field.maximum) return `At most ${field.maximum}.`;
+      if (field.integer && !Number.isInteger(value)) return l10n.t('Not a whole number.');
+      if (field.minimum !== undefined && value < field.minimum) return l10n.t('At least {0}.', field.minimum);
+      if (field.maximum !== undefined && value > field.maximum) return l10n.t('At most {0}.', field.maximum);
       return undefined;
     }
     case 'boolean':
       return undefined;
     case 'select': {
       const value = typeof input === 'string' ? input : '';
-      if (value === '') return field.required ? 'Required: choose one.' : undefined;
-      return field.options.some((o) => o.value === value) ? undefined : 'Choose one of the options.';
+      if (value === '') return field.required ? l10n.t('Required: choose one.') : undefined;
+      return field.options.some((o) => o.value === value) ? undefined : l10n.t('Choose one of the options.');
     }
     case 'multiselect': {
       const chosen = Array.isArray(input) ? input : [];
-      if (chosen.some((v) => !field.options.some((o) => o.value === v))) return 'Choose among the options.';
-      if (new Set(chosen).size !== chosen.length) return 'Each option once.';
+      if (chosen.some((v) => !field.options.some((o) => o.value === v))) return l10n.t('Choose among the options.');
+      if (new Set(chosen).size !== chosen.length) return l10n.t('Each option once.');
       const min = field.minItems ?? (field.required ? 1 : 0);
-      if (chosen.length < min) return `Choose at least ${min}.`;
-      if (field.maxItems !== undefined && chosen.length > field.maxItems) return `Choose at most ${field.maxItems}.`;
+      if (chosen.length < min) return l10n.t('Choose at least {0}.', min);
+      if (field.maxItems !== undefined && chosen.length > field.maxItems) return l10n.t('Choose at most {0}.', field.maxItems);
       return undefined;
     }
     case 'unknown':
@@ -227,7 +227,7 @@ export interface AnsweredField {
   readonly value: string;
 }
 
-export const HIDDEN_VALUE = '(hidden: looks like a secret)';
+export const HIDDEN_VALUE = l10n.t('(hidden: looks like a secret)');
 
 export function answeredFields(model: FormModel, content: Readonly<Record<string, ContentValue>>): AnsweredField[] {
   const out: AnsweredField[] = [];
@@ -235,7 +235,7 @@ export function answeredFields(model: FormModel, content: Readonly<Record<string
     if (!Object.hasOwn(content, field.name)) continue;
     const value = content[field.name];
     const choice = (v: string) => (field.kind === 'select' || field.kind === 'multiselect' ? field.options.find((o) => o.value === v)?.label ?? v : v);
-    const shown = field.secret ? HIDDEN_VALUE : Array.isArray(value) ? value.map(choice).join(', ') || '(none)' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : choice(String(value));
+    const shown = field.secret ? HIDDEN_VALUE : Array.isArray(value) ? value.map(choice).join(', ') || l10n.t('(none)') : typeof value === 'boolean' ? (value ? l10n.t('yes') : l10n.t('no')) : choice(String(value));
     out.push({ label: field.label, value: shown });
   }
   return out;

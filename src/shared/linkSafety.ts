@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * What the user should know about a link an agent asks them to open (URL-mode elicitation, DIGEST §19) before
  * agreeing: its parts, with the host — where the browser really goes — set apart, and warnings for the tricks that
@@ -51,22 +52,22 @@ function scriptsOf(text: string): string[] {
 
 export function checkLink(url: string): LinkCheck {
   const parts = splitLink(url);
-  if (!parts || parts.host === '') return { openable: false, warnings: ['This is not a web link Howdah can open (it needs http:// or https:// and a host).'] };
+  if (!parts || parts.host === '') return { openable: false, warnings: [l10n.t('This is not a web link Howdah can open (it needs http:// or https:// and a host).')] };
   const warnings: string[] = [];
   const web = parts.scheme === 'https' || parts.scheme === 'http';
-  if (!web) warnings.push(`Howdah opens only web links; this one is ${parts.scheme}:, so it is not opened.`);
-  else if (parts.scheme === 'http' && !LOCAL_HOSTS.has(parts.host)) warnings.push('Not encrypted (http, not https): anyone on the network can read or change what you send.');
-  if (parts.userinfo !== undefined) warnings.push(`The link has “${parts.userinfo}@” before the host: the browser goes to ${parts.host}, not to “${parts.userinfo}”.`);
+  if (!web) warnings.push(l10n.t('Howdah opens only web links; this one is {0}:, so it is not opened.', parts.scheme));
+  else if (parts.scheme === 'http' && !LOCAL_HOSTS.has(parts.host)) warnings.push(l10n.t('Not encrypted (http, not https): anyone on the network can read or change what you send.'));
+  if (parts.userinfo !== undefined) warnings.push(l10n.t('The link has “{0}@” before the host: the browser goes to {1}, not to “{2}”.', parts.userinfo, parts.host, parts.userinfo));
   if (IPV4.test(parts.host) || parts.host.startsWith('[')) {
-    if (!LOCAL_HOSTS.has(parts.host)) warnings.push('The host is an IP address, not a name: check who it belongs to.');
+    if (!LOCAL_HOSTS.has(parts.host)) warnings.push(l10n.t('The host is an IP address, not a name: check who it belongs to.'));
   }
   const labels = parts.host.split('.');
-  if (labels.some((l) => l.startsWith('xn--'))) warnings.push('The host is an internationalised name in punycode (xn--…): it may be made to look like another name.');
+  if (labels.some((l) => l.startsWith('xn--'))) warnings.push(l10n.t('The host is an internationalised name in punycode (xn--…): it may be made to look like another name.'));
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7f]/.test(parts.host)) {
     const mixed = labels.some((l) => scriptsOf(l).length > 1);
-    warnings.push(mixed ? 'The host mixes letters of different scripts (such as Latin and Cyrillic): it may imitate another name.' : 'The host has non-ASCII letters: check it is the name you expect.');
+    warnings.push(mixed ? l10n.t('The host mixes letters of different scripts (such as Latin and Cyrillic): it may imitate another name.') : l10n.t('The host has non-ASCII letters: check it is the name you expect.'));
   }
-  if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(url)) warnings.push('The link holds spaces or hidden characters (shown marked).');
+  if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u.test(url)) warnings.push(l10n.t('The link holds spaces or hidden characters (shown marked).'));
   return { parts, openable: web, warnings };
 }

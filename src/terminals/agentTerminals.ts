@@ -73,7 +73,7 @@ export function registerTerminals(context: { subscriptions: { dispose(): unknown
   const confirmKill = (title: string): Thenable<boolean> =>
     ui.confirmKill
       ? ui.confirmKill(title)
-      : vscode.window.showWarningMessage(`Stop ${title}?`, { modal: true, detail: 'The agent started this command; it will see it ended by a signal.' }, 'Stop').then((c) => c === 'Stop');
+      : vscode.window.showWarningMessage(vscode.l10n.t('Stop {0}?', title), { modal: true, detail: vscode.l10n.t('The agent started this command; it will see it ended by a signal.') }, vscode.l10n.t('Stop')).then((c) => c === vscode.l10n.t('Stop'));
 
   const show = (terminalId: string, source: ReplaySource, header: string, reveal: boolean): void => {
     const existing = views.get(terminalId);
@@ -114,7 +114,7 @@ export function registerTerminals(context: { subscriptions: { dispose(): unknown
           confirm: (request) => (ui.confirm ? ui.confirm(request) : askToRun(request)),
           show: (t) => show(t.id, sourceOf(t), `$ ${t.commandLine}    (${t.cwd})`, ui.reveal ?? true),
           approvedCommands: () => (options.toolCalls ? approvedCommandLines(options.toolCalls()) : []),
-          warn: (message) => void vscode.window.showWarningMessage(`Howdah: ${message}`),
+          warn: (message) => void vscode.window.showWarningMessage(vscode.l10n.t('Howdah: {0}', message)),
         },
       });
       sessions.add(session);
@@ -136,7 +136,7 @@ export function registerTerminals(context: { subscriptions: { dispose(): unknown
       const source = ours ? sourceOf(ours) : model?.replaySource(terminalId);
       if (!source) return false;
       if (ours?.isReleased) source.kill = undefined;
-      show(terminalId, source, ours ? `$ ${ours.commandLine}    (${ours.cwd})` : `${source.title} (run by the agent)`, true);
+      show(terminalId, source, ours ? `$ ${ours.commandLine}    (${ours.cwd})` : vscode.l10n.t('{0} (run by the agent)', source.title), true);
       return true;
     },
   };
@@ -154,11 +154,11 @@ function readSettings(): TerminalSettings {
 
 /** The modal question: the full command (hidden characters shown), where it runs, and why it asks. */
 async function askToRun(request: ConfirmRequest): Promise<boolean> {
-  const why = request.reasons.length ? `\n\nAsking because ${request.reasons.join('; and ')}.` : '';
+  const why = request.reasons.length ? ('\n\n' + vscode.l10n.t('Asking because {0}.', request.reasons.join('; and '))) : '';
   const choice = await vscode.window.showWarningMessage(
-    `${request.agentName} wants to run a command`,
-    { modal: true, detail: `${request.commandLine}\n\nin ${request.cwd}${why}` },
-    'Run',
+    vscode.l10n.t('{0} wants to run a command', request.agentName),
+    { modal: true, detail: vscode.l10n.t('{0}\n\nin {1}{2}', request.commandLine, request.cwd, why) },
+    vscode.l10n.t('Run'),
   );
-  return choice === 'Run';
+  return choice === vscode.l10n.t('Run');
 }

@@ -100,7 +100,7 @@ class ReadOnlyPty implements vscode.Pseudoterminal {
     }
     if (!this.hinted && !this.closed) {
       this.hinted = true;
-      const hint = source.running() && source.kill ? 'Read-only: the agent runs this command. Ctrl+C stops it.' : 'Read-only: this terminal shows a command the agent ran.';
+      const hint = source.running() && source.kill ? vscode.l10n.t('Read-only: the agent runs this command. Ctrl+C stops it.') : vscode.l10n.t('Read-only: this terminal shows a command the agent ran.');
       this.writer.fire(`\r\n\x1b[2m${hint}\x1b[0m\r\n`);
     }
   }
@@ -127,7 +127,7 @@ class ReadOnlyPty implements vscode.Pseudoterminal {
     this.timer = undefined;
     if (this.closed) return;
     if (this.skipped) {
-      this.writer.fire(`\r\n\x1b[2m… ${this.skipped} characters not shown …\x1b[0m\r\n`);
+      this.writer.fire('\r\n\x1b[2m' + vscode.l10n.t('… {0} characters not shown …', this.skipped) + '\x1b[0m\r\n');
       this.skipped = 0;
       this.endedWithCr = false;
     }
@@ -146,8 +146,8 @@ class ReadOnlyPty implements vscode.Pseudoterminal {
     const how = !status
       ? 'finished'
       : status.signal
-        ? `stopped by ${status.signal}`
-        : `exited with code ${status.exitCode}`;
+        ? vscode.l10n.t('stopped by {0}', status.signal)
+        : vscode.l10n.t('exited with code {0}', String(status.exitCode));
     const colour = status && status.exitCode === 0 && !status.signal ? '32' : '33';
     this.writer.fire(`\r\n\x1b[${colour}m[${how}]\x1b[0m\r\n`);
   }

@@ -26,7 +26,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   sourcemap: 'inline',
-  external: ['mocha', 'playwright-core', 'typescript'],
+  // Loaded from node_modules as they are: the compiler for the l10n scan, l10n-dev (its parser's .wasm sits beside
+  // it) and happy-dom for the pseudo-locale page.
+  external: ['mocha', 'playwright-core', 'typescript', '@vscode/l10n-dev', 'happy-dom'],
   logLevel: 'warning',
 });
 // The turn snapshot's worker thread, which tests start from this file (the extension's is out/snapshotWalker.js).

@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { BIDI_RE, INVISIBLE_RE, codePointLabel } from '../../src/shared/textSafety';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The one Markdown renderer for agent text. Raw HTML is off, so every tag in the output comes from markdown-it's own
@@ -77,7 +78,7 @@ export function createMarkdown(): Markdown {
     const label = language ? `<span class="code-lang">${escape(language)}</span>` : '<span class="code-lang"></span>';
     return (
       `<div class="code-block"><div class="code-header">${label}` +
-      `<button type="button" class="code-copy" data-action="copy-code" aria-label="Copy code" title="Copy code">` +
+      `<button type="button" class="code-copy" data-action="copy-code" aria-label="${escape(l10n.t('Copy code'))}" title="${escape(l10n.t('Copy code'))}">` +
       `<span class="codicon codicon-copy" aria-hidden="true"></span></button></div>` +
       `<pre><code>${revealHtml(escape(content), INVISIBLE_RE)}</code></pre></div>\n`
     );
@@ -87,6 +88,9 @@ export function createMarkdown(): Markdown {
   return md;
 }
 
+/** A translated title inside the HTML built here: it is text, whatever a translation holds. */
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** Replaces hidden characters in already-escaped HTML with visible, marked labels. */
 export function revealHtml(html: string, re: RegExp): string {
   re.lastIndex = 0;
@@ -95,6 +99,6 @@ export function revealHtml(html: string, re: RegExp): string {
   return html.replace(re, (ch) => {
     const label = codePointLabel(ch);
     const cp = (ch.codePointAt(0) ?? 0).toString(16);
-    return `<span class="invisible-char" data-cp="${cp}" title="Hidden character ${label}">⟨${label}⟩</span>`;
+    return `<span class="invisible-char" data-cp="${cp}" title="${escapeAttribute(l10n.t('Hidden character {0}', label))}">⟨${label}⟩</span>`;
   });
 }

@@ -3,6 +3,7 @@ import { h, icon, imageDataUri, revealed } from '../dom';
 import type { HostChannel } from '../hostChannel';
 import { CompletionList, type CompletionItem } from './completion';
 import { PromptHistory } from './history';
+import * as l10n from '@vscode/l10n';
 
 /** An attachment, and whether it came from an `@` mention (kept only while its `@label` is still in the text). */
 interface Attached {
@@ -13,8 +14,8 @@ interface Attached {
 type Suggestion = CompletionItem & ({ kind: 'command'; command: CommandView } | { kind: 'file'; file: FileMatchView });
 
 const MAX_HEIGHT = 240;
-const PLACEHOLDER = 'Ask the agent… (/ for commands, @ for files)';
-const QUEUE_PLACEHOLDER = 'Queue a message for when the agent is done…';
+const PLACEHOLDER = l10n.t('Ask the agent… (/ for commands, @ for files)');
+const QUEUE_PLACEHOLDER = l10n.t('Queue a message for when the agent is done…');
 
 /**
  * The prompt: a text box ("Prompt"), attachment chips, Send and Stop. Enter sends (queues while a turn runs),
@@ -25,7 +26,7 @@ const QUEUE_PLACEHOLDER = 'Queue a message for when the agent is done…';
 export class PromptEditor {
   readonly element: HTMLElement;
   readonly textarea: HTMLTextAreaElement;
-  private readonly chips = h('div', { class: 'attachment-chips', role: 'list', 'aria-label': 'Attachments' });
+  private readonly chips = h('div', { class: 'attachment-chips', role: 'list', 'aria-label': l10n.t('Attachments') });
   private readonly hint = h('div', { class: 'prompt-hint', 'aria-live': 'polite' });
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
@@ -44,7 +45,7 @@ export class PromptEditor {
     this.history = new PromptHistory(saved.history ?? []);
     this.textarea = h('textarea', {
       class: 'prompt-input',
-      'aria-label': 'Prompt',
+      'aria-label': l10n.t('Prompt'),
       rows: 2,
       placeholder: PLACEHOLDER,
       // A textarea is a textbox, which has no aria-expanded: the suggestions are tied to it by aria-controls and
@@ -52,9 +53,9 @@ export class PromptEditor {
       'aria-autocomplete': 'list',
     });
     this.textarea.value = saved.draft ?? '';
-    this.completion = new CompletionList<Suggestion>(this.textarea, 'Suggestions');
-    this.send = h('button', { type: 'button', class: 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'));
-    this.stop = h('button', { type: 'button', class: 'stop secondary', 'aria-label': 'Stop', title: 'Stop the turn' }, icon('debug-stop'));
+    this.completion = new CompletionList<Suggestion>(this.textarea, l10n.t('Suggestions'));
+    this.send = h('button', { type: 'button', class: 'send', 'aria-label': l10n.t('Send'), title: l10n.t('Send (Enter)') }, icon('send'));
+    this.stop = h('button', { type: 'button', class: 'stop secondary', 'aria-label': l10n.t('Stop'), title: l10n.t('Stop the turn') }, icon('debug-stop'));
     this.send.addEventListener('click', () => this.submit());
     this.stop.addEventListener('click', () => host.post({ type: 'cancel' }));
     this.textarea.addEventListener('keydown', (e) => this.keydown(e));
@@ -80,8 +81,8 @@ export class PromptEditor {
    */
   setTurn(turn: TurnView): void {
     const queues = turn !== 'idle';
-    this.send.setAttribute('aria-label', queues ? 'Queue message' : 'Send');
-    this.send.title = queues ? 'Queue message (Enter)' : 'Send (Enter)';
+    this.send.setAttribute('aria-label', queues ? l10n.t('Queue message') : l10n.t('Send'));
+    this.send.title = queues ? l10n.t('Queue message (Enter)') : l10n.t('Send (Enter)');
     this.send.replaceChildren(icon(queues ? 'list-ordered' : 'send'));
     this.textarea.placeholder = queues ? QUEUE_PLACEHOLDER : PLACEHOLDER;
     this.stop.hidden = turn === 'idle';
@@ -251,7 +252,7 @@ export class PromptEditor {
     const files = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === 'file' && /^(image|audio)\//.test(item.type));
     if (files.length === 0) return;
     const taken = files.filter((item) => (item.type.startsWith('image/') ? this.capabilities.image : !!this.capabilities.audio));
-    if (taken.length < files.length) this.hint.textContent = files.some((i) => i.type.startsWith('audio/')) && !this.capabilities.audio ? 'This agent does not accept audio.' : 'This agent does not accept images.';
+    if (taken.length < files.length) this.hint.textContent = files.some((i) => i.type.startsWith('audio/')) && !this.capabilities.audio ? l10n.t('This agent does not accept audio.') : l10n.t('This agent does not accept images.');
     if (taken.length === 0) return;
     event.preventDefault();
     for (const item of taken) {
@@ -262,8 +263,8 @@ export class PromptEditor {
         const match = /^data:([^;,]+);base64,(.*)$/.exec(String(reader.result));
         if (!match) return;
         const [, mimeType, data] = match as unknown as [string, string, string];
-        if (mimeType.startsWith('audio/')) this.attach([{ kind: 'audio', mimeType, data, label: file.name || `Pasted sound ${++this.pastedSounds}` }]);
-        else this.attach([{ kind: 'image', mimeType, data, label: `Pasted image ${++this.pastedImages}` }]);
+        if (mimeType.startsWith('audio/')) this.attach([{ kind: 'audio', mimeType, data, label: file.name || l10n.t('Pasted sound {0}', ++this.pastedSounds) }]);
+        else this.attach([{ kind: 'image', mimeType, data, label: l10n.t('Pasted image {0}', ++this.pastedImages) }]);
       });
       reader.readAsDataURL(file);
     }
@@ -274,7 +275,7 @@ export class PromptEditor {
     this.chips.replaceChildren(
       ...this.attached.map((entry, index) => {
         const a = entry.attachment;
-        const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove ${a.label}`, title: 'Remove' }, icon('close'));
+        const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': l10n.t('Remove {0}', a.label), title: l10n.t('Remove') }, icon('close'));
         remove.addEventListener('click', () => {
           this.attached.splice(index, 1);
           this.renderChips();

@@ -1,6 +1,7 @@
 import { allowancesLine, terminalWords, writeWords, type AllowanceSetting, type AllowancesView } from '../../src/shared/allowances';
 import { h, icon, revealed } from '../dom';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 /**
  * "What the agent may do", between the header and the conversation: the folders it can reach, whether it may read,
@@ -20,7 +21,7 @@ export class AllowancesSummary {
 
   constructor(private readonly post: Post) {
     this.element.hidden = true;
-    const summary = h('summary', {}, h('span', { class: 'allowances-title' }, icon('shield'), ' The agent may: '), this.line);
+    const summary = h('summary', {}, h('span', { class: 'allowances-title' }, icon('shield'), (' ' + l10n.t('The agent may:') + ' ')), this.line);
     this.element.append(summary, this.body);
     summary.addEventListener('click', () => {
       this.chosen = true;
@@ -54,28 +55,28 @@ export class AllowancesSummary {
   }
 
   private rows(a: AllowancesView): HTMLElement[] {
-    const link = (setting: AllowanceSetting, label = 'Settings') => {
-      const b = h('button', { type: 'button', class: 'link-button', title: `Open the setting ${setting}` }, label);
+    const link = (setting: AllowanceSetting, label = l10n.t('Settings')) => {
+      const b = h('button', { type: 'button', class: 'link-button', title: l10n.t('Open the setting {0}', setting) }, label);
       b.addEventListener('click', () => this.post({ type: 'openSetting', setting }));
       return b;
     };
     const row = (name: string, value: Node | string, ...links: HTMLElement[]) =>
-      h('li', {}, h('span', { class: 'allowance-name' }, `${name}: `), value, ...links.flatMap((l) => [' ', l]));
-    const rules = [a.commandRules.deny && `${a.commandRules.deny} never run`, a.commandRules.ask && `${a.commandRules.ask} always asked`].filter(Boolean).join(', ');
+      h('li', {}, h('span', { class: 'allowance-name' }, l10n.t('{0}:', name) + ' '), value, ...links.flatMap((l) => [' ', l]));
+    const rules = [a.commandRules.deny && l10n.t('{0} never run', a.commandRules.deny), a.commandRules.ask && l10n.t('{0} always asked', a.commandRules.ask)].filter(Boolean).join(', ');
     const servers = a.mcpServers.length
-      ? h('ul', { class: 'allowance-servers' }, ...a.mcpServers.map((s) => h('li', {}, revealed(s.name), ` (${s.transport}${s.own ? ', Howdah’s editor context: unsaved buffers, selection, problems' : ''})`)))
-      : 'none';
+      ? h('ul', { class: 'allowance-servers' }, ...a.mcpServers.map((s) => h('li', {}, revealed(s.name), ` (${s.transport}${s.own ? l10n.t(', Howdah’s editor context: unsaved buffers, selection, problems') : ''})`)))
+      : l10n.t('none');
     return [
       h(
         'ul',
         { class: 'allowance-list' },
-        h('li', {}, h('span', { class: 'allowance-name' }, 'Folders: '), h('ul', { class: 'allowance-folders' }, ...a.folders.map((f) => h('li', {}, revealed(f))))),
-        row('Read files through Howdah', a.read ? 'yes, unsaved text included' : 'no', link('howdah.fs.read')),
-        row('Write files', writeWords(a.write), link('howdah.fs.write')),
-        row('Run commands', `${terminalWords(a.terminal)}${rules ? ` (rules: ${rules})` : ''}`, link('howdah.terminal'), link('howdah.commands.deny', 'Never run'), link('howdah.commands.ask', 'Always ask')),
-        row('MCP servers', servers, link('howdah.mcpServers'), link('howdah.editorContext', 'Editor context')),
+        h('li', {}, h('span', { class: 'allowance-name' }, (l10n.t('Folders:') + ' ')), h('ul', { class: 'allowance-folders' }, ...a.folders.map((f) => h('li', {}, revealed(f))))),
+        row(l10n.t('Read files through Howdah'), a.read ? l10n.t('yes, unsaved text included') : l10n.t('no'), link('howdah.fs.read')),
+        row(l10n.t('Write files'), writeWords(a.write), link('howdah.fs.write')),
+        row(l10n.t('Run commands'), rules ? l10n.t('{0} (rules: {1})', terminalWords(a.terminal), rules) : terminalWords(a.terminal), link('howdah.terminal'), link('howdah.commands.deny', l10n.t('Never run')), link('howdah.commands.ask', l10n.t('Always ask'))),
+        row(l10n.t('MCP servers'), servers, link('howdah.mcpServers'), link('howdah.editorContext', l10n.t('Editor context'))),
       ),
-      h('p', { class: 'allowances-note' }, a.live ? 'As given to the running agent.' : 'What the agent gets when it starts, from your settings now.'),
+      h('p', { class: 'allowances-note' }, a.live ? l10n.t('As given to the running agent.') : l10n.t('What the agent gets when it starts, from your settings now.')),
     ];
   }
 }

@@ -1,5 +1,6 @@
 import { h, icon } from '../dom';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 /**
  * "Branch 1 of 2" with Previous branch / Next branch, on a user message that was edited: each branch is a
@@ -12,12 +13,12 @@ export function branchControl(post: Post, entryId: number, branch: { readonly in
     else button.setAttribute('aria-disabled', 'true');
     return button;
   };
-  const text = `Branch ${branch.index} of ${branch.total}`;
+  const text = l10n.t('Branch {0} of {1}', branch.index, branch.total);
   return h(
     'div',
-    { class: 'branch-control', role: 'group', 'aria-label': `${text} of this message` },
-    step(-1, 'Previous branch', 'chevron-left', branch.index > 1),
+    { class: 'branch-control', role: 'group', 'aria-label': l10n.t('{0} of this message', text) },
+    step(-1, l10n.t('Previous branch'), 'chevron-left', branch.index > 1),
     h('span', { class: 'branch-label' }, text),
-    step(1, 'Next branch', 'chevron-right', branch.index < branch.total),
+    step(1, l10n.t('Next branch'), 'chevron-right', branch.index < branch.total),
   );
 }

@@ -2,14 +2,15 @@ import type { EntryView } from '../../src/shared/protocol';
 import { h, icon, prose } from '../dom';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { contentBlock, type Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 type Compaction = Extract<EntryView, { kind: 'compaction' }>;
 
 const LABELS: Record<string, [iconName: string, text: string]> = {
-  in_progress: ['loading', 'Compacting context…'],
-  completed: ['fold', 'Context compacted'],
-  failed: ['error', 'Context compaction failed'],
-  cancelled: ['debug-stop', 'Context compaction cancelled'],
+  in_progress: ['loading', l10n.t('Compacting context…')],
+  completed: ['fold', l10n.t('Context compacted')],
+  failed: ['error', l10n.t('Context compaction failed')],
+  cancelled: ['debug-stop', l10n.t('Context compaction cancelled')],
 };
 
 /**
@@ -42,9 +43,9 @@ export class CompactionEntry {
     const key = JSON.stringify([c.status, c.error, c.blocks]);
     if (key !== this.shown) {
       this.shown = key;
-      const [iconName, text] = LABELS[c.status] ?? ['info', `Context compaction: ${c.status}`];
+      const [iconName, text] = LABELS[c.status] ?? ['info', l10n.t('Context compaction: {0}', c.status)];
       const empty = c.text === '' && c.blocks.length === 0;
-      this.summary.replaceChildren(icon(iconName, c.status === 'in_progress' ? 'codicon-modifier-spin' : ''), ' ', prose(text), empty ? '' : h('span', { class: 'compaction-hint' }, ' (summary)'));
+      this.summary.replaceChildren(icon(iconName, c.status === 'in_progress' ? 'codicon-modifier-spin' : ''), ' ', prose(text), empty ? '' : h('span', { class: 'compaction-hint' }, (' ' + l10n.t('(summary)'))));
       this.error.hidden = c.error === undefined;
       this.error.replaceChildren(c.error === undefined ? '' : prose(c.error));
       this.blocks.replaceChildren(...c.blocks.map((b) => contentBlock(b, this.post)));

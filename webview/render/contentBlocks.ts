@@ -2,6 +2,7 @@ import type { ContentView, LocationView, WebviewMessage } from '../../src/shared
 import { audioDataUri, h, icon, imageDataUri, prose, revealed } from '../dom';
 import { renderMarkdown } from '../markdown/streamingMarkdown';
 import { pathTitle, shownPath } from '../paths';
+import * as l10n from '@vscode/l10n';
 
 /** Posts an intent to the host. */
 export type Post = (message: WebviewMessage) => void;
@@ -14,14 +15,14 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
     case 'image': {
       const src = imageDataUri(content.mimeType, content.data);
       if (!src) return h('span', { class: 'chip' }, icon('file-media'), ' ', prose(`image (${content.mimeType})`));
-      const img = h('img', { class: 'content-image', alt: `Image (${content.mimeType})` });
+      const img = h('img', { class: 'content-image', alt: l10n.t('Image ({0})', content.mimeType) });
       img.src = src;
       return img;
     }
     case 'audio': {
       const src = audioDataUri(content.mimeType, content.data);
       if (!src) return h('span', { class: 'chip' }, icon('unmute'), ' ', prose(`audio (${content.mimeType})`));
-      const audio = h('audio', { class: 'content-audio', controls: '', 'aria-label': `Audio (${content.mimeType})` });
+      const audio = h('audio', { class: 'content-audio', controls: '', 'aria-label': l10n.t('Audio ({0})', content.mimeType) });
       audio.src = src;
       return audio;
     }
@@ -34,7 +35,7 @@ export function contentBlock(content: ContentView, post: Post): HTMLElement {
       return details;
     }
     case 'unknown':
-      return rawDetails(`Unrecognised content (${content.label})`, content.raw);
+      return rawDetails(l10n.t('Unrecognised content ({0})', content.label), content.raw);
   }
 }
 

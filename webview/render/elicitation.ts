@@ -3,6 +3,7 @@ import { fieldError, formErrors, initialInputs, type FieldInput, type FieldModel
 import { append, h, icon, prose, proseString, revealed } from '../dom';
 import type { Post } from './contentBlocks';
 import { linkCard } from './elicitationLink';
+import * as l10n from '@vscode/l10n';
 
 /**
  * An agent's question (elicitation/create) as a card: in the transcript like a permission prompt, or in the start
@@ -32,9 +33,9 @@ export class ElicitationCard {
     const waiting = view.status === 'waiting';
     this.element.replaceChildren();
     append(this.element, [
-      h('div', { class: 'elicitation-heading', id: headingId }, icon(view.mode === 'url' ? 'link-external' : 'comment-discussion'), waiting ? ' The agent asks you' : ' The agent asked you'),
+      h('div', { class: 'elicitation-heading', id: headingId }, icon(view.mode === 'url' ? 'link-external' : 'comment-discussion'), waiting ? (' ' + l10n.t('The agent asks you')) : (' ' + l10n.t('The agent asked you'))),
       h('blockquote', { class: 'agent-words elicitation-message' }, prose(view.message)),
-      view.toolTitle !== undefined ? h('div', { class: 'elicitation-tool' }, 'For the tool call ', h('q', { class: 'agent-words' }, revealed(view.toolTitle))) : null,
+      view.toolTitle !== undefined ? h('div', { class: 'elicitation-tool' }, (l10n.t('For the tool call') + ' '), h('q', { class: 'agent-words' }, revealed(view.toolTitle))) : null,
       waiting ? this.question(view) : outcome(view),
     ]);
   }
@@ -68,7 +69,7 @@ interface Control {
 }
 
 function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
-  const form = h('form', { class: 'elicitation-form', novalidate: true, 'aria-label': model.title ? proseString(model.title) : 'The agent’s form' });
+  const form = h('form', { class: 'elicitation-form', novalidate: true, 'aria-label': model.title ? proseString(model.title) : l10n.t('The agent’s form') });
   if (model.asksForSecret) {
     form.append(
       h(
@@ -76,7 +77,7 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
         { class: 'elicitation-warning', role: 'note' },
         icon('warning'),
         ' ',
-        'This form seems to ask for a secret (a password, token or key). Agents must not ask for secrets in a form: what you type goes to the agent as plain text, into its context. Prefer Decline, and give secrets only where the tool itself asks for them.',
+        l10n.t('This form seems to ask for a secret (a password, token or key). Agents must not ask for secrets in a form: what you type goes to the agent as plain text, into its context. Prefer Decline, and give secrets only where the tool itself asks for them.'),
       ),
     );
   }
@@ -85,9 +86,9 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
   const inputs = initialInputs(model);
   const controls = model.fields.map((field, i) => control(`el-${key}-${i}`, field, inputs[field.name]));
   for (const c of controls) form.append(c.focusable.closest('.field') ?? c.focusable);
-  if (model.omitted > 0) form.append(h('p', { class: 'elicitation-note' }, `${model.omitted} more field${model.omitted === 1 ? '' : 's'} not shown (the form is too long); they are left out of the answer.`));
+  if (model.omitted > 0) form.append(h('p', { class: 'elicitation-note' }, model.omitted === 1 ? l10n.t('1 more field not shown (the form is too long); it is left out of the answer.') : l10n.t('{0} more fields not shown (the form is too long); they are left out of the answer.', model.omitted)));
   const required = model.fields.some((f) => f.required && f.kind !== 'unknown');
-  if (required) form.append(h('p', { class: 'elicitation-note' }, h('span', { class: 'required-mark', 'aria-hidden': 'true' }, '*'), ' Required'));
+  if (required) form.append(h('p', { class: 'elicitation-note' }, h('span', { class: 'required-mark', 'aria-hidden': 'true' }, '*'), (' ' + l10n.t('Required'))));
 
   const show = (c: Control) => {
     const error = fieldError(c.field, c.read());
@@ -122,9 +123,9 @@ function formCard(key: number, model: FormModel, answer: Answer): HTMLElement {
     return out;
   };
 
-  const submit = h('button', { type: 'submit', class: 'elicitation-submit' }, icon('check'), ' Submit');
-  const decline = h('button', { type: 'button', class: 'secondary elicitation-decline' }, icon('circle-slash'), ' Decline');
-  const cancel = h('button', { type: 'button', class: 'secondary elicitation-cancel', title: 'Dismiss without answering (Escape)' }, icon('close'), ' Cancel');
+  const submit = h('button', { type: 'submit', class: 'elicitation-submit' }, icon('check'), (' ' + l10n.t('Submit')));
+  const decline = h('button', { type: 'button', class: 'secondary elicitation-decline' }, icon('circle-slash'), (' ' + l10n.t('Decline')));
+  const cancel = h('button', { type: 'button', class: 'secondary elicitation-cancel', title: l10n.t('Dismiss without answering (Escape)') }, icon('close'), (' ' + l10n.t('Cancel')));
   decline.addEventListener('click', () => answer('decline'));
   cancel.addEventListener('click', () => answer('cancel'));
   form.append(h('div', { class: 'elicitation-actions' }, submit, decline, cancel));
@@ -178,7 +179,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
       input.value = typeof initial === 'string' ? initial : '';
       wrap(label(), input, help, error);
       // Text a number input cannot hold reads as empty; say it is not a number rather than "required".
-      return { field, read: () => (input.validity.badInput ? 'not a number' : input.value), focusable: input, error, invalidates: [input], touched: false };
+      return { field, read: () => (input.validity.badInput ? l10n.t('not a number') : input.value), focusable: input, error, invalidates: [input], touched: false };
     }
     case 'boolean': {
       const input = h('input', { ...common, type: 'checkbox' });
@@ -188,7 +189,7 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
     }
     case 'select': {
       const select = h('select', common);
-      if (!field.required || field.default === undefined) select.append(h('option', { value: '' }, field.required ? '— Choose —' : '— None —'));
+      if (!field.required || field.default === undefined) select.append(h('option', { value: '' }, field.required ? l10n.t('— Choose —') : l10n.t('— None —')));
       for (const option of field.options) select.append(h('option', { value: option.value, title: option.description ? proseString(option.description) : undefined }, proseString(option.label)));
       select.value = typeof initial === 'string' ? initial : '';
       wrap(label(), select, help, error);
@@ -225,8 +226,8 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
       };
     }
     case 'unknown': {
-      const raw = h('pre', { class: 'raw-json', tabindex: 0, 'aria-label': `Schema of ${proseString(field.label)}` }, revealed(field.raw));
-      const box = h('div', { class: 'field-unknown-body', id, tabindex: -1 }, prose(`Howdah cannot show a field of type “${field.type}”: it is left out of the answer. Its schema, as the agent sent it:`), raw);
+      const raw = h('pre', { class: 'raw-json', tabindex: 0, 'aria-label': l10n.t('Schema of {0}', proseString(field.label)) }, revealed(field.raw));
+      const box = h('div', { class: 'field-unknown-body', id, tabindex: -1 }, prose(l10n.t('Howdah cannot show a field of type “{0}”: it is left out of the answer. Its schema, as the agent sent it:', field.type)), raw);
       wrap(h('div', { class: 'field-label' }, h('span', { class: 'agent-words' }, prose(field.label))), box, help, error);
       return { field, read: () => undefined, focusable: box, error, invalidates: [], touched: false };
     }
@@ -237,22 +238,22 @@ function control(id: string, field: FieldModel, initial: FieldInput | undefined)
 function fieldHint(field: FieldModel): string | undefined {
   const parts: string[] = [];
   if (field.kind === 'text') {
-    if (field.format === 'date-time') parts.push('date and time, such as 2026-07-24T13:05:00Z');
-    else if (field.format === 'date') parts.push('a date');
-    else if (field.format === 'email') parts.push('an email address');
-    else if (field.format === 'uri') parts.push('a URI');
-    if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(`${field.minLength}–${field.maxLength} characters`);
-    else if (field.minLength !== undefined) parts.push(`at least ${field.minLength} characters`);
-    else if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
-    if (field.pattern !== undefined) parts.push(`matching ${field.pattern}`);
+    if (field.format === 'date-time') parts.push(l10n.t('date and time, such as 2026-07-24T13:05:00Z'));
+    else if (field.format === 'date') parts.push(l10n.t('a date'));
+    else if (field.format === 'email') parts.push(l10n.t('an email address'));
+    else if (field.format === 'uri') parts.push(l10n.t('a URI'));
+    if (field.minLength !== undefined && field.maxLength !== undefined) parts.push(l10n.t('{0}–{1} characters', field.minLength, field.maxLength));
+    else if (field.minLength !== undefined) parts.push(l10n.t('at least {0} characters', field.minLength));
+    else if (field.maxLength !== undefined) parts.push(l10n.t('at most {0} characters', field.maxLength));
+    if (field.pattern !== undefined) parts.push(l10n.t('matching {0}', field.pattern));
   } else if (field.kind === 'number') {
-    if (field.integer) parts.push('a whole number');
-    if (field.minimum !== undefined && field.maximum !== undefined) parts.push(`from ${field.minimum} to ${field.maximum}`);
-    else if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
-    else if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
+    if (field.integer) parts.push(l10n.t('a whole number'));
+    if (field.minimum !== undefined && field.maximum !== undefined) parts.push(l10n.t('from {0} to {1}', field.minimum, field.maximum));
+    else if (field.minimum !== undefined) parts.push(l10n.t('at least {0}', field.minimum));
+    else if (field.maximum !== undefined) parts.push(l10n.t('at most {0}', field.maximum));
   } else if (field.kind === 'multiselect') {
-    if (field.minItems !== undefined) parts.push(`choose at least ${field.minItems}`);
-    if (field.maxItems !== undefined) parts.push(`choose at most ${field.maxItems}`);
+    if (field.minItems !== undefined) parts.push(l10n.t('choose at least {0}', field.minItems));
+    if (field.maxItems !== undefined) parts.push(l10n.t('choose at most {0}', field.maxItems));
   }
   return parts.length ? parts.join(', ') : undefined;
 }
@@ -260,26 +261,26 @@ function fieldHint(field: FieldModel): string | undefined {
 /** How a question ended, and what was answered (secret-looking values were hidden by the host). */
 function outcome(view: ElicitationView): HTMLElement {
   const line = (iconName: string, text: string) => h('div', { class: 'elicitation-outcome' }, icon(iconName), ' ', text);
-  if (view.endedBy === 'turn') return line('debug-stop', 'Cancelled: the turn was stopped.');
-  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? 'Closed: the agent says it is done.' : 'Withdrawn: the agent cancelled its request, or stopped.');
-  if (view.endedBy === 'closed') return line('debug-stop', 'Cancelled: the agent or the session went away.');
+  if (view.endedBy === 'turn') return line('debug-stop', l10n.t('Cancelled: the turn was stopped.'));
+  if (view.endedBy === 'agent') return line('debug-stop', view.status === 'completed' ? l10n.t('Closed: the agent says it is done.') : l10n.t('Withdrawn: the agent cancelled its request, or stopped.'));
+  if (view.endedBy === 'closed') return line('debug-stop', l10n.t('Cancelled: the agent or the session went away.'));
   switch (view.status) {
     case 'accepted':
-      if (view.mode === 'url') return line('link-external', 'You opened the link; waiting for the agent to finish.');
+      if (view.mode === 'url') return line('link-external', l10n.t('You opened the link; waiting for the agent to finish.'));
       return h(
         'div',
         { class: 'elicitation-outcome' },
         icon('check'),
-        view.answered?.length ? ' You submitted:' : ' You submitted the form (no values).',
+        view.answered?.length ? (' ' + l10n.t('You submitted:')) : (' ' + l10n.t('You submitted the form (no values).')),
         view.answered?.length ? h('dl', { class: 'elicitation-answers' }, ...view.answered.flatMap((a) => [h('dt', { class: 'agent-words' }, prose(a.label)), h('dd', {}, prose(a.value))])) : null,
       );
     case 'declined':
-      return line('circle-slash', 'You declined.');
+      return line('circle-slash', l10n.t('You declined.'));
     case 'cancelled':
-      return line('close', 'You dismissed it.');
+      return line('close', l10n.t('You dismissed it.'));
     case 'completed':
-      return line('check', 'Done: the agent says the flow is finished.');
+      return line('check', l10n.t('Done: the agent says the flow is finished.'));
     default:
-      return line('question', `Ended (${view.status}).`);
+      return line('question', l10n.t('Ended ({0}).', view.status));
   }
 }

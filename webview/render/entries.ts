@@ -9,6 +9,7 @@ import { CompactionEntry } from './compaction';
 import { ElicitationCard } from './elicitation';
 import { editMessageButton } from './messageEdit';
 import { ToolCard } from './toolCard';
+import * as l10n from '@vscode/l10n';
 
 /** One transcript entry on screen; updated in place as the host patches it. */
 export interface EntryRenderer {
@@ -44,7 +45,7 @@ export function createEntryRenderer(entry: EntryView, post: Post, virtualizer?: 
 
 class AgentMessage implements EntryRenderer {
   readonly kind = 'agent';
-  readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, 'Agent:'));
+  readonly element = h('div', { class: 'entry agent' }, h('span', { class: 'sr-only' }, l10n.t('Agent:')));
   private readonly body: StreamingMarkdown;
   private readonly blocks = h('div', { class: 'blocks' });
   private blocksKey = '';
@@ -55,7 +56,7 @@ class AgentMessage implements EntryRenderer {
     virtualizer?: BlockVirtualizer,
   ) {
     this.body = new StreamingMarkdown('md', virtualizer);
-    const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': 'Regenerate', title: REGENERATE_LABEL }, icon('refresh'));
+    const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': l10n.t('Regenerate'), title: REGENERATE_LABEL }, icon('refresh'));
     regenerate.addEventListener('click', () => this.entryId >= 0 && post({ type: 'regenerate', entryId: this.entryId }));
     this.element.append(this.body.element, this.blocks, h('div', { class: 'answer-actions' }, regenerate, forkButton(post, () => this.entryId)));
   }
@@ -121,7 +122,7 @@ class Thought implements EntryRenderer {
   }
 
   setLive(live: boolean): void {
-    this.summary.replaceChildren(live ? icon('loading', 'codicon-modifier-spin') : icon('lightbulb'), live ? ' Thinking…' : ' Thought');
+    this.summary.replaceChildren(live ? icon('loading', 'codicon-modifier-spin') : icon('lightbulb'), live ? (' ' + l10n.t('Thinking…')) : (' ' + l10n.t('Thought')));
   }
 }
 
@@ -194,7 +195,7 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   return h(
     'div',
     { class: entry.refused ? 'entry user refused' : 'entry user' },
-    h('span', { class: 'sr-only' }, 'You:'),
+    h('span', { class: 'sr-only' }, l10n.t('You:')),
     // The user's own words, as typed: plain text, not Markdown.
     h('div', { class: 'user-text' }, prose(entry.text)),
     entry.refused ? h('div', { class: 'refused-note' }, icon('circle-slash'), ' ', prose(REFUSED_NOTE)) : null,
@@ -204,14 +205,14 @@ function userMessage(entry: Extract<EntryView, { kind: 'user' }>, post: Post): H
   );
 }
 
-const RESTORE_LABEL = 'Restore files to before this message';
-const REFUSED_NOTE = 'The agent refused this message: it is not part of the agent’s context.';
-const REGENERATE_LABEL = 'Regenerate: restore the files to before the message this answers and send it again, in a new tab';
-const FORK_LABEL = 'Fork from here: a new conversation that continues from this message';
+const RESTORE_LABEL = l10n.t('Restore files to before this message');
+const REFUSED_NOTE = l10n.t('The agent refused this message: it is not part of the agent’s context.');
+const REGENERATE_LABEL = l10n.t('Regenerate: restore the files to before the message this answers and send it again, in a new tab');
+const FORK_LABEL = l10n.t('Fork from here: a new conversation that continues from this message');
 
 /** "Fork from here": the host starts a new conversation with the same agent, carrying the conversation up to here. */
 function forkButton(post: Post, entryId: () => number): HTMLElement {
-  const button = h('button', { type: 'button', class: 'icon-button fork-here', 'aria-label': 'Fork from here', title: FORK_LABEL }, icon('repo-forked'));
+  const button = h('button', { type: 'button', class: 'icon-button fork-here', 'aria-label': l10n.t('Fork from here'), title: FORK_LABEL }, icon('repo-forked'));
   button.addEventListener('click', () => {
     if (entryId() >= 0) post({ type: 'fork', entryId: entryId() });
   });
@@ -219,10 +220,10 @@ function forkButton(post: Post, entryId: () => number): HTMLElement {
 }
 
 const STOP_REASONS: Record<string, string> = {
-  cancelled: 'Stopped: the turn was cancelled.',
-  max_tokens: 'The agent stopped: it reached its token limit.',
-  max_turn_requests: 'The agent stopped: it reached its limit of model requests for one turn.',
-  refusal: 'The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.',
+  cancelled: l10n.t('Stopped: the turn was cancelled.'),
+  max_tokens: l10n.t('The agent stopped: it reached its token limit.'),
+  max_turn_requests: l10n.t('The agent stopped: it reached its limit of model requests for one turn.'),
+  refusal: l10n.t('The agent refused to continue: your message and this answer are not part of its context; the next message starts from before them.'),
 };
 
 function simpleEntry(entry: EntryView, post: Post): HTMLElement {
@@ -237,13 +238,13 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         entry.description ? h('div', { class: 'notice-description' }, prose(entry.description)) : null,
       );
     case 'error': {
-      const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Retry' }, icon('refresh'), ' Retry') : null;
+      const retry = entry.retryable ? h('button', { type: 'button', class: 'secondary small', 'aria-label': l10n.t('Retry') }, icon('refresh'), (' ' + l10n.t('Retry'))) : null;
       retry?.addEventListener('click', () => post({ type: 'retry' }));
       return h(
         'div',
         { class: 'entry error' },
         h('div', { class: 'error-message' }, icon('error'), ' ', prose(entry.message)),
-        entry.detail ? rawDetails('Details', entry.detail) : null,
+        entry.detail ? rawDetails(l10n.t('Details'), entry.detail) : null,
         retry,
       );
     }
@@ -256,13 +257,13 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
         { class: 'entry turn-end' },
         icon(entry.stopReason === 'cancelled' ? 'debug-stop' : 'info'),
         ' ',
-        STOP_REASONS[entry.stopReason] ?? prose(`The turn ended: ${entry.stopReason.replace(/_/g, ' ')}.`),
+        STOP_REASONS[entry.stopReason] ?? prose(l10n.t('The turn ended: {0}.', entry.stopReason.replace(/_/g, ' '))),
         tokens,
         unrecorded,
       );
     }
     case 'unknown':
-      return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(`Unrecognised update (${entry.label})`), rawDetails('Raw JSON', entry.raw));
+      return h('div', { class: 'entry unknown' }, icon('question'), ' ', prose(l10n.t('Unrecognised update ({0})', entry.label)), rawDetails(l10n.t('Raw JSON'), entry.raw));
     default:
       return h('div', { class: 'entry' });
   }
@@ -271,8 +272,8 @@ function simpleEntry(entry: EntryView, post: Post): HTMLElement {
 /** "1,234 tokens in · 56 out (7 thinking, 1,000 from cache)": the counts the agent gave for the turn. */
 export function tokenLine(tokens: NonNullable<Extract<EntryView, { kind: 'turn-end' }>['tokens']>): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  const extra = [tokens.thought !== undefined ? `${n(tokens.thought)} thinking` : '', tokens.cachedRead !== undefined ? `${n(tokens.cachedRead)} from cache` : ''].filter(Boolean);
-  return `${n(tokens.input)} tokens in · ${n(tokens.output)} out${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  const extra = [tokens.thought !== undefined ? l10n.t('{0} thinking', n(tokens.thought)) : '', tokens.cachedRead !== undefined ? l10n.t('{0} from cache', n(tokens.cachedRead)) : ''].filter(Boolean);
+  return extra.length ? l10n.t('{0} tokens in · {1} out ({2})', n(tokens.input), n(tokens.output), extra.join(', ')) : l10n.t('{0} tokens in · {1} out', n(tokens.input), n(tokens.output));
 }
 
 /** The turn's footer line for files it changed whose original Howdah could not record: they cannot be rejected. */
@@ -281,7 +282,7 @@ function unrecordedNote(files: readonly { path: string; why: string }[]): HTMLEl
   return h(
     'details',
     { class: 'turn-unrecorded' },
-    h('summary', {}, icon('warning'), ' ', prose(`${n} file${n === 1 ? '' : 's'} changed without a recorded original: Reject cannot restore ${n === 1 ? 'it' : 'them'}.`)),
+    h('summary', {}, icon('warning'), ' ', prose(n === 1 ? l10n.t('1 file changed without a recorded original: Reject cannot restore it.') : l10n.t('{0} files changed without a recorded original: Reject cannot restore them.', n))),
     h('ul', {}, ...files.map((f) => h('li', {}, h('span', { class: 'diff-path', title: pathTitle(f.path) }, revealed(shownPath(f.path).text)), ' — ', prose(f.why)))),
   );
 }

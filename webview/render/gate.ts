@@ -2,6 +2,7 @@ import type { AgentChoiceView, GateView, StartErrorAction, StartErrorView } from
 import { h, icon, prose, proseString, revealed, terminalText } from '../dom';
 import type { Post } from './contentBlocks';
 import { ElicitationCard } from './elicitation';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What stands between the user and a conversation, above it: "Sign in to <agent>" with the agent's sign-in methods
@@ -35,7 +36,7 @@ export class GateBanner {
       if (!same) {
         this.question = new ElicitationCard(this.post);
         this.questionKey = gate.elicitation.key;
-        this.render(`${gate.agentName} asks you`, 'comment-discussion', [this.question.element]);
+        this.render(l10n.t('{0} asks you', gate.agentName), 'comment-discussion', [this.question.element]);
       }
       this.question!.update(gate.elicitation);
       // An agent waits inside its start for this answer: the question takes the focus when the reader is in the panel.
@@ -45,22 +46,22 @@ export class GateBanner {
     this.question = undefined;
     switch (gate.kind) {
       case 'signIn':
-        this.render(`Sign in to ${gate.agentName}`, 'account', [
+        this.render(l10n.t('Sign in to {0}', gate.agentName), 'account', [
           h('p', { class: 'gate-message agent-words' }, prose(gate.message)),
-          h('div', { class: 'gate-actions', role: 'group', 'aria-label': 'Ways to sign in' }, ...gate.choices.map((c) => this.button(c.label, () => this.post({ type: 'signIn', choiceId: c.id }), c.description))),
-          this.button('Cancel', () => this.post({ type: 'signIn', choiceId: null }), undefined, 'secondary'),
+          h('div', { class: 'gate-actions', role: 'group', 'aria-label': l10n.t('Ways to sign in') }, ...gate.choices.map((c) => this.button(c.label, () => this.post({ type: 'signIn', choiceId: c.id }), c.description))),
+          this.button(l10n.t('Cancel'), () => this.post({ type: 'signIn', choiceId: null }), undefined, 'secondary'),
         ]);
         break;
       case 'startWaiting':
-        this.render(`${gate.agentName} is not answering`, 'watch', [
+        this.render(l10n.t('{0} is not answering', gate.agentName), 'watch', [
           h('p', { class: 'gate-message', role: 'status' }, prose(gate.message)),
-          this.button('Cancel', () => this.post({ type: 'cancelStart', id: gate.id }), `Stop waiting for ${gate.step} and stop the agent`),
+          this.button(l10n.t('Cancel'), () => this.post({ type: 'cancelStart', id: gate.id }), l10n.t('Stop waiting for {0} and stop the agent', gate.step)),
         ]);
         break;
       case 'untrusted':
-        this.render('This workspace is not trusted', 'shield', [
+        this.render(l10n.t('This workspace is not trusted'), 'shield', [
           h('p', { class: 'gate-message' }, gate.message),
-          this.button('Manage Workspace Trust', () => this.post({ type: 'manageTrust' })),
+          this.button(l10n.t('Manage Workspace Trust'), () => this.post({ type: 'manageTrust' })),
         ]);
         break;
       case 'startError':
@@ -68,15 +69,15 @@ export class GateBanner {
         break;
       case 'chooseAgent': {
         const list = h('ul', { class: 'gate-agents' }, ...gate.agents.map((a) => this.agentItem(a)));
-        const filter = h('input', { type: 'search', class: 'gate-agent-filter', placeholder: 'Filter agents', 'aria-label': 'Filter agents', value: this.filter });
+        const filter = h('input', { type: 'search', class: 'gate-agent-filter', placeholder: l10n.t('Filter agents'), 'aria-label': l10n.t('Filter agents'), value: this.filter });
         filter.value = this.filter;
         filter.addEventListener('input', () => {
           this.filter = filter.value;
           applyFilter(list, this.filter);
         });
         applyFilter(list, this.filter);
-        this.render('Choose an agent', 'hubot', [
-          h('p', { class: 'gate-message' }, 'No default agent is set. Pick the agent for new sessions (it becomes the default); one that is not installed is installed into Howdah’s storage first:'),
+        this.render(l10n.t('Choose an agent'), 'hubot', [
+          h('p', { class: 'gate-message' }, l10n.t('No default agent is set. Pick the agent for new sessions (it becomes the default); one that is not installed is installed into Howdah’s storage first:')),
           filter,
           list,
         ]);
@@ -98,24 +99,24 @@ export class GateBanner {
    */
   private startError(gate: StartErrorView): HTMLElement[] {
     const act = (action: StartErrorAction) => () => this.post({ type: 'startError', id: gate.id, action });
-    const said = gate.agentMessage === undefined ? null : h('figure', { class: 'agent-said' }, h('figcaption', {}, prose(`${gate.agentName} said:`)), h('blockquote', { class: 'agent-words' }, prose(gate.agentMessage)));
+    const said = gate.agentMessage === undefined ? null : h('figure', { class: 'agent-said' }, h('figcaption', {}, prose(l10n.t('{0} said:', gate.agentName))), h('blockquote', { class: 'agent-words' }, prose(gate.agentMessage)));
     const body: HTMLElement[] = [h('div', { class: 'start-error-reason', role: 'alert' }, h('p', { class: 'gate-message' }, prose(gate.message)), said)];
     if (gate.stderr.length > 0) {
-      const caption = `The last lines ${gate.agentName} wrote to stderr`;
+      const caption = l10n.t('The last lines {0} wrote to stderr', gate.agentName);
       body.push(h('figure', { class: 'agent-said agent-stderr' }, h('figcaption', {}, prose(`${caption}:`)), h('pre', { tabindex: 0, 'aria-label': caption }, terminalText(gate.stderr.join('\n')))));
     }
     const buttons: Record<StartErrorAction, [name: string, text: string, description?: string]> = {
-      signIn: [`Sign in to ${gate.agentName}`, 'Sign in', 'Start again; the agent asks how to sign in'],
-      retry: ['Retry', 'Retry', 'Start again the same way'],
-      showLog: ['Show Log', 'Show Log', `The output channel "Howdah: ${gate.agentName}"`],
-      editSettings: ['Edit Agent Settings', 'Edit Agent Settings', 'Opens the howdah.agents setting'],
-      dismiss: ['Dismiss', 'Dismiss'],
+      signIn: [l10n.t('Sign in to {0}', gate.agentName), l10n.t('Sign in'), l10n.t('Start again; the agent asks how to sign in')],
+      retry: [l10n.t('Retry'), l10n.t('Retry'), l10n.t('Start again the same way')],
+      showLog: [l10n.t('Show Log'), l10n.t('Show Log'), l10n.t('The output channel "Howdah: {0}"', gate.agentName)],
+      editSettings: [l10n.t('Edit Agent Settings'), l10n.t('Edit Agent Settings'), l10n.t('Opens the howdah.agents setting')],
+      dismiss: [l10n.t('Dismiss'), l10n.t('Dismiss')],
     };
     const actions = gate.actions.filter((a) => a in buttons);
     body.push(
       h(
         'div',
-        { class: 'gate-actions', role: 'group', 'aria-label': 'What to do' },
+        { class: 'gate-actions', role: 'group', 'aria-label': l10n.t('What to do') },
         // The first is the one to press; the others are secondary.
         ...actions.map((action, i) => {
           const [name, text, description] = buttons[action];
@@ -133,7 +134,7 @@ export class GateBanner {
   private agentItem(agent: AgentChoiceView): HTMLElement {
     const item = h('li', { class: `gate-agent${agent.installed ? '' : ' missing'}`, 'data-filter': [agent.name, agent.id, agent.description ?? '', agent.distribution ?? ''].join(' ').toLowerCase() });
     item.append(agentIcon(agent.icon));
-    const signIn = agent.signIn === 'signed-in' ? 'signed in' : agent.signIn === 'signed-out' ? 'not signed in' : undefined;
+    const signIn = agent.signIn === 'signed-in' ? l10n.t('signed in') : agent.signIn === 'signed-out' ? l10n.t('not signed in') : undefined;
     const meta = [agent.version, agent.license, agent.distribution, signIn].filter((x): x is string => !!x).join(' · ');
     item.append(
       h(
@@ -142,16 +143,16 @@ export class GateBanner {
         h('span', { class: 'gate-agent-name' }, prose(agent.name)),
         meta ? h('span', { class: 'gate-agent-meta' }, ' ', prose(meta)) : null,
         agent.description ? h('span', { class: 'gate-agent-description' }, prose(agent.description)) : null,
-        h('span', { class: 'gate-agent-detail', title: agent.commandLine ? `Command line: ${proseString(agent.commandLine)}` : undefined }, prose(agent.detail)),
-        agent.commandLine ? h('details', { class: 'gate-agent-command' }, h('summary', {}, 'Command line'), h('code', {}, revealed(agent.commandLine))) : null,
+        h('span', { class: 'gate-agent-detail', title: agent.commandLine ? l10n.t('Command line: {0}', proseString(agent.commandLine)) : undefined }, prose(agent.detail)),
+        agent.commandLine ? h('details', { class: 'gate-agent-command' }, h('summary', {}, l10n.t('Command line')), h('code', {}, revealed(agent.commandLine))) : null,
       ),
     );
     const actions = h('div', { class: 'gate-agent-actions' });
-    if (agent.installed) actions.append(this.button(`Start ${agent.name}`, () => this.post({ type: 'chooseAgent', agentId: agent.id }), undefined, 'small', 'Start'));
-    else if (agent.canInstall) actions.append(this.button(`Install ${agent.name}`, () => this.post({ type: 'installAgent', agentId: agent.id }), 'Downloads it into Howdah’s storage, then starts it', 'small', 'Install'));
-    if (agent.updateTo) actions.append(this.button(`Update to ${agent.updateTo}`, () => this.post({ type: 'installAgent', agentId: agent.id }), `Update ${agent.name}; running sessions keep their version until restarted`, 'secondary small'));
-    if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(`Sign in to ${agent.name}`, () => this.post({ type: 'signInAgent', agentId: agent.id }), 'Runs its login in a terminal; checked again when the terminal closes', 'secondary small', 'Sign in'));
-    if (agent.hasDocs) actions.append(this.button(`${agent.name} docs`, () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', 'Docs'));
+    if (agent.installed) actions.append(this.button(l10n.t('Start {0}', agent.name), () => this.post({ type: 'chooseAgent', agentId: agent.id }), undefined, 'small', l10n.t('Start')));
+    else if (agent.canInstall) actions.append(this.button(l10n.t('Install {0}', agent.name), () => this.post({ type: 'installAgent', agentId: agent.id }), l10n.t('Downloads it into Howdah’s storage, then starts it'), 'small', l10n.t('Install')));
+    if (agent.updateTo) actions.append(this.button(l10n.t('Update to {0}', agent.updateTo), () => this.post({ type: 'installAgent', agentId: agent.id }), l10n.t('Update {0}; running sessions keep their version until restarted', agent.name), 'secondary small'));
+    if (agent.canSignIn && agent.signIn !== 'signed-in') actions.append(this.button(l10n.t('Sign in to {0}', agent.name), () => this.post({ type: 'signInAgent', agentId: agent.id }), l10n.t('Runs its login in a terminal; checked again when the terminal closes'), 'secondary small', l10n.t('Sign in')));
+    if (agent.hasDocs) actions.append(this.button(l10n.t('{0} docs', agent.name), () => this.post({ type: 'agentDocs', agentId: agent.id }), undefined, 'secondary small', l10n.t('Docs')));
     item.append(actions);
     return item;
   }

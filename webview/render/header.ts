@@ -1,6 +1,7 @@
 import type { ConfigOptionView, HeaderView, PickerView, SelectChoiceView } from '../../src/shared/protocol';
 import { h, icon, prose, proseString } from '../dom';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 
 /**
@@ -11,16 +12,16 @@ import type { Post } from './contentBlocks';
 export class Header {
   readonly element: HTMLElement;
   private readonly identity = h('div', { class: 'identity' });
-  private readonly sessionPicker = h('select', { class: 'session-picker', 'aria-label': 'Session' });
+  private readonly sessionPicker = h('select', { class: 'session-picker', 'aria-label': l10n.t('Session') });
   private readonly controls = h('div', { class: 'controls' });
-  private readonly meter = h('div', { class: 'context-meter', role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0 });
+  private readonly meter = h('div', { class: 'context-meter', role: 'meter', 'aria-label': l10n.t('Context used'), 'aria-valuemin': 0 });
   private readonly meterBar = h('div', { class: 'context-meter-bar' });
   private readonly meterText = h('span', { class: 'context-meter-text' });
   private readonly pickers = new Map<string, { element: HTMLElement; key: string }>();
   private sessionsKey = '';
 
   constructor(private readonly post: Post) {
-    const newSession = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'New session', title: 'New session' }, icon('add'));
+    const newSession = h('button', { type: 'button', class: 'icon-button', 'aria-label': l10n.t('New session'), title: l10n.t('New session') }, icon('add'));
     newSession.addEventListener('click', () => post({ type: 'newSession' }));
     this.sessionPicker.addEventListener('change', () => post({ type: 'selectSession', key: this.sessionPicker.value }));
     this.meter.append(h('div', { class: 'context-meter-track' }, this.meterBar), this.meterText);
@@ -42,11 +43,11 @@ export class Header {
       ...[
       icon('hubot'),
       ' ',
-      h('span', { class: 'agent-name' }, prose(header.agentName ?? 'No session')),
+      h('span', { class: 'agent-name' }, prose(header.agentName ?? l10n.t('No session'))),
       header.agentVersion ? h('span', { class: 'agent-version' }, ` ${header.agentVersion}`) : null,
-      header.status === 'starting' ? h('span', { class: 'status-tag' }, ' starting…') : null,
-      header.status === 'restarting' ? h('span', { class: 'status-tag' }, ' restarting…') : null,
-      header.status === 'exited' ? h('span', { class: 'status-tag failed', title: 'The agent is not running; the next message starts it again' }, ' exited') : null,
+      header.status === 'starting' ? h('span', { class: 'status-tag' }, (' ' + l10n.t('starting…'))) : null,
+      header.status === 'restarting' ? h('span', { class: 'status-tag' }, (' ' + l10n.t('restarting…'))) : null,
+      header.status === 'exited' ? h('span', { class: 'status-tag failed', title: l10n.t('The agent is not running; the next message starts it again') }, (' ' + l10n.t('exited'))) : null,
       header.title ? h('span', { class: 'session-title', title: proseString(header.title) }, ' · ', prose(header.title)) : null,
       ].filter((n): n is HTMLElement | string => n !== null),
     );
@@ -70,13 +71,13 @@ export class Header {
     const wanted: [string, () => HTMLElement, unknown][] = [];
     if (header.modes) {
       const modes = header.modes;
-      wanted.push(['legacy:mode', () => this.select('Mode', '', [{ options: modes.options }], (value) => post({ type: 'setMode', modeId: value })), pickerData(modes)]);
+      wanted.push(['legacy:mode', () => this.select(l10n.t('Mode'), '', [{ options: modes.options }], (value) => post({ type: 'setMode', modeId: value })), pickerData(modes)]);
     }
     // In the agent's order: ACP has agents list config options by priority, and clients keep that order.
     for (const option of header.configOptions) wanted.push([`config:${option.id}`, () => this.configControl(option), optionShape(option)]);
     if (header.models) {
       const models = header.models;
-      wanted.push(['legacy:model', () => this.select('Model', '', [{ options: models.options }], (value) => post({ type: 'setModel', modelId: value })), pickerData(models)]);
+      wanted.push(['legacy:model', () => this.select(l10n.t('Model'), '', [{ options: models.options }], (value) => post({ type: 'setModel', modelId: value })), pickerData(models)]);
     }
     const seen = new Set<string>();
     let previous: HTMLElement | undefined;
@@ -146,8 +147,8 @@ export class Header {
     this.meter.classList.toggle('high', ratio >= 0.8);
     this.meter.setAttribute('aria-valuemax', String(usage.size));
     this.meter.setAttribute('aria-valuenow', String(usage.used));
-    this.meter.setAttribute('aria-valuetext', `${percent}% of the context used (${compact(usage.used)} of ${compact(usage.size)} tokens)${cost}`);
-    this.meter.title = `${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens${cost}`;
+    this.meter.setAttribute('aria-valuetext', l10n.t('{0}% of the context used ({1} of {2} tokens){3}', percent, compact(usage.used), compact(usage.size), cost));
+    this.meter.title = l10n.t('{0} of {1} tokens{2}', usage.used.toLocaleString(), usage.size.toLocaleString(), cost);
     this.meterText.textContent = proseString(`${percent}%${cost}`);
   }
 }

@@ -3,6 +3,7 @@ import { h, humanize, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import { fullPath, locationLink, type Post } from './contentBlocks';
 import { toolKindIcon } from './toolIcons';
+import * as l10n from '@vscode/l10n';
 
 /**
  * A permission prompt, inline at its tool call. It says what would happen in our words (operation kind, command and
@@ -16,16 +17,16 @@ export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
   const what = h(
     'dl',
     { class: 'permission-facts' },
-    h('dt', {}, 'Operation'),
+    h('dt', {}, l10n.t('Operation')),
     h('dd', {}, icon(toolKindIcon(tool.kind)), ' ', prose(humanize(tool.kind))),
-    h('dt', {}, 'Agent’s description'),
+    h('dt', {}, l10n.t('Agent’s description')),
     h('dd', { class: 'agent-words' }, h('q', {}, revealed(tool.title))),
   );
-  if (tool.command) what.append(h('dt', {}, 'Command'), h('dd', {}, h('code', { class: 'permission-command' }, revealed(tool.command))));
+  if (tool.command) what.append(h('dt', {}, l10n.t('Command')), h('dd', {}, h('code', { class: 'permission-command' }, revealed(tool.command))));
   // Paths relative to the workspace, each with its full path in small print (once per path).
   const inFull = new Set(tool.locations.map((l) => l.path));
   if (tool.locations.length > 0) {
-    what.append(h('dt', {}, tool.locations.length === 1 ? 'File' : 'Files'), h('dd', { class: 'permission-paths' }, ...tool.locations.map((l) => locationLink(l, post, true))));
+    what.append(h('dt', {}, tool.locations.length === 1 ? l10n.t('File') : l10n.t('Files')), h('dd', { class: 'permission-paths' }, ...tool.locations.map((l) => locationLink(l, post, true))));
   }
   for (const [index, content] of tool.content.entries()) {
     if (content.type === 'diff') {
@@ -33,7 +34,7 @@ export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
       const full = shown.relative && !inFull.has(content.path) ? fullPath(content.path) : null;
       inFull.add(content.path);
       what.append(
-        h('dt', {}, content.newFile ? 'Creates' : 'Changes'),
+        h('dt', {}, content.newFile ? l10n.t('Creates') : l10n.t('Changes')),
         h(
           'dd',
           {},
@@ -45,14 +46,14 @@ export function permissionPrompt(tool: ToolView, post: Post): HTMLElement {
       );
     }
   }
-  const options = h('div', { class: 'permission-options', role: 'group', 'aria-label': 'Options offered by the agent' });
+  const options = h('div', { class: 'permission-options', role: 'group', 'aria-label': l10n.t('Options offered by the agent') });
   for (const option of permission.options) options.append(optionButton(tool.toolCallId, option, post));
   return h(
     'div',
     { class: 'permission', role: 'group', 'aria-labelledby': headingId },
-    h('div', { class: 'permission-heading', id: headingId }, icon('shield'), ' The agent asks for permission'),
+    h('div', { class: 'permission-heading', id: headingId }, icon('shield'), (' ' + l10n.t('The agent asks for permission'))),
     what,
-    h('div', { class: 'permission-caption' }, 'Options, in the agent’s words:'),
+    h('div', { class: 'permission-caption' }, l10n.t('Options, in the agent’s words:')),
     options,
   );
 }
@@ -76,8 +77,8 @@ export function openDiffButton(toolCallId: string, index: number, path: string, 
   const name = path.split(/[\\/]/).pop() || path;
   // Untied: no change on disk to review, so the button shows only what the agent said it did.
   const button = untied
-    ? h('button', { type: 'button', class: 'secondary small', 'aria-label': `Show the diff the agent reported for ${name}` }, icon('eye'), ' Show reported diff')
-    : h('button', { type: 'button', class: 'secondary small', 'aria-label': `Open diff of ${name}` }, icon('diff'), ' Open diff');
+    ? h('button', { type: 'button', class: 'secondary small', 'aria-label': l10n.t('Show the diff the agent reported for {0}', name) }, icon('eye'), (' ' + l10n.t('Show reported diff')))
+    : h('button', { type: 'button', class: 'secondary small', 'aria-label': l10n.t('Open diff of {0}', name) }, icon('diff'), (' ' + l10n.t('Open diff')));
   button.addEventListener('click', () => post({ type: 'openDiff', toolCallId, index }));
   return button;
 }

@@ -1,5 +1,6 @@
 import type { PlanEntryView, TurnView } from '../../src/shared/protocol';
 import { h, humanize, icon, prose } from '../dom';
+import * as l10n from '@vscode/l10n';
 
 const STATUS_ICONS: Record<string, string> = {
   pending: 'circle-large-outline',
@@ -18,14 +19,14 @@ export class PlanView {
   private wasRunning = false;
 
   constructor() {
-    this.element = h('details', { class: 'plan', 'aria-label': 'Plan' }, this.summary, this.list);
+    this.element = h('details', { class: 'plan', 'aria-label': l10n.t('Plan') }, this.summary, this.list);
     this.element.hidden = true;
   }
 
   update(plan: readonly PlanEntryView[], turn: TurnView): void {
     this.element.hidden = plan.length === 0;
     const done = plan.filter((p) => p.status === 'completed').length;
-    this.summary.replaceChildren(icon('checklist'), ` Plan · ${done}/${plan.length} done`);
+    this.summary.replaceChildren(icon('checklist'), (' ' + l10n.t('Plan · {0}/{1} done', done, plan.length)));
     this.list.replaceChildren(
       ...plan.map((entry) =>
         h(

@@ -2,6 +2,7 @@ import type { QueuedView } from '../../src/shared/protocol';
 import type { Announcer } from '../announcer';
 import { h, icon, prose, proseString, revealed } from '../dom';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 /** A queued message longer than this (characters or lines) is shown clamped, with Show all. */
 const CLAMP_CHARS = 200;
@@ -69,11 +70,11 @@ export class QueueList {
     if (active?.isConnected && document.activeElement !== active) active.focus();
 
     this.element.hidden = queue.length === 0;
-    this.heading.replaceChildren(icon('list-ordered'), ` Queued (${queue.length})`);
+    this.heading.replaceChildren(icon('list-ordered'), (' ' + l10n.t('Queued ({0})', queue.length)));
     if (lostFocus) this.refocus(lostFocus.index, lostFocus.action);
-    if (!reset && added.length === 1) this.announcer.say(`Queued: ${added[0].text}`);
-    else if (!reset && added.length > 1) this.announcer.say(`${added.length} messages queued`);
-    else if (lostEdit) this.announcer.say('The message being edited left the queue; its edit is closed.');
+    if (!reset && added.length === 1) this.announcer.say(l10n.t('Queued: {0}', added[0].text));
+    else if (!reset && added.length > 1) this.announcer.say(l10n.t('{0} messages queued', added.length));
+    else if (lostEdit) this.announcer.say(l10n.t('The message being edited left the queue; its edit is closed.'));
   }
 
   /** The focus was in an item that went (sent, removed): the same button of the item now in its place, else the prompt. */
@@ -89,8 +90,8 @@ export class QueueList {
 class QueuedItem {
   readonly element: HTMLElement;
   private readonly text = h('div', { class: 'queued-text' });
-  private readonly more = h('button', { type: 'button', class: 'link-button queued-more', 'aria-expanded': 'false', 'data-action': 'more' }, 'Show all');
-  private readonly chips = h('div', { class: 'queued-chips', role: 'list', 'aria-label': 'Attachments' });
+  private readonly more = h('button', { type: 'button', class: 'link-button queued-more', 'aria-expanded': 'false', 'data-action': 'more' }, l10n.t('Show all'));
+  private readonly chips = h('div', { class: 'queued-chips', role: 'list', 'aria-label': l10n.t('Attachments') });
   private readonly actions: HTMLElement;
   private readonly footer: HTMLElement;
   private readonly sendNow: HTMLButtonElement;
@@ -101,9 +102,9 @@ class QueuedItem {
     private view: QueuedView,
     private readonly post: Post,
   ) {
-    const edit = button('edit', 'Edit', 'Edit this message', 'edit');
-    const remove = button('trash', 'Remove', 'Remove it from the queue', 'remove');
-    const sendNow = (this.sendNow = button('send', 'Send now', STOP_AND_SEND, 'send-now'));
+    const edit = button('edit', l10n.t('Edit'), l10n.t('Edit this message'), 'edit');
+    const remove = button('trash', l10n.t('Remove'), l10n.t('Remove it from the queue'), 'remove');
+    const sendNow = (this.sendNow = button('send', l10n.t('Send now'), STOP_AND_SEND, 'send-now'));
     edit.addEventListener('click', () => this.startEdit());
     remove.addEventListener('click', () => post({ type: 'queueRemove', id: this.view.id }));
     sendNow.addEventListener('click', () => post({ type: 'queueSendNow', id: this.view.id }));
@@ -113,7 +114,7 @@ class QueuedItem {
     });
     this.actions = h('div', { class: 'queued-actions' }, edit, remove, sendNow);
     this.footer = h('div', { class: 'queued-footer' }, this.chips, this.actions);
-    this.element = h('div', { class: 'queued', role: 'region', 'aria-label': 'Queued message' }, this.text, this.more, this.footer);
+    this.element = h('div', { class: 'queued', role: 'region', 'aria-label': l10n.t('Queued message') }, this.text, this.more, this.footer);
     this.renderText();
     this.renderChips();
   }
@@ -148,7 +149,7 @@ class QueuedItem {
     else this.text.removeAttribute('title');
     this.text.classList.toggle('clamped', long && !this.expanded);
     this.more.hidden = !long || this.editing;
-    this.more.textContent = this.expanded ? 'Show less' : 'Show all';
+    this.more.textContent = this.expanded ? l10n.t('Show less') : l10n.t('Show all');
     this.more.setAttribute('aria-expanded', String(this.expanded));
   }
 
@@ -161,10 +162,10 @@ class QueuedItem {
 
   private startEdit(): void {
     if (this.editor) return;
-    const textarea = h('textarea', { class: 'queued-input', 'aria-label': 'Edit queued message', rows: 2, 'data-action': 'edit-text' });
+    const textarea = h('textarea', { class: 'queued-input', 'aria-label': l10n.t('Edit queued message'), rows: 2, 'data-action': 'edit-text' });
     textarea.value = this.view.text;
-    const save = button('check', 'Save', 'Save (Enter)', 'save');
-    const cancel = button('close', 'Cancel', 'Cancel (Escape)', 'cancel');
+    const save = button('check', l10n.t('Save'), l10n.t('Save (Enter)'), 'save');
+    const cancel = button('close', l10n.t('Cancel'), l10n.t('Cancel (Escape)'), 'cancel');
     save.classList.remove('secondary');
     const grow = () => {
       textarea.style.height = 'auto';
@@ -216,8 +217,8 @@ class QueuedItem {
   }
 }
 
-const STOP_AND_SEND = 'Stop the turn and send this now';
-const INTO_THE_TURN = 'Send this now, into the running turn: the agent reads it at its next step';
+const STOP_AND_SEND = l10n.t('Stop the turn and send this now');
+const INTO_THE_TURN = l10n.t('Send this now, into the running turn: the agent reads it at its next step');
 
 function button(codicon: string, label: string, title: string, action: string): HTMLButtonElement {
   return h('button', { type: 'button', class: 'secondary small', title, 'data-action': action }, icon(codicon), label);

@@ -4,6 +4,7 @@ import { contentBlock, locationLink, rawDetails, type Post } from './contentBloc
 import { pathTitle, shownPath } from '../paths';
 import { openDiffButton, permissionPrompt } from './permission';
 import { toolKindIcon, toolStatus } from './toolIcons';
+import * as l10n from '@vscode/l10n';
 
 /** Lines of terminal output shown in a card; the rest is a count. */
 const TERMINAL_LINES = 60;
@@ -26,7 +27,7 @@ export class ToolCard {
     const waiting = tool.permission !== undefined;
     const status = waiting ? 'waiting' : tool.status;
     this.element.className = `tool status-${status.replace(/[^a-z_]/gi, '')}`;
-    this.element.setAttribute('aria-label', `Tool call: ${tool.title}`);
+    this.element.setAttribute('aria-label', l10n.t('Tool call: {0}', tool.title));
     this.part('header', [tool.title, tool.kind, status], () => this.header(tool, status));
     this.part('command', [tool.command, tool.title, tool.kind], () =>
       tool.command && tool.command !== tool.title ? h('div', { class: 'tool-command' }, h('span', { class: 'prompt-sign', 'aria-hidden': 'true' }, '$ '), h('code', {}, revealed(tool.command))) : undefined,
@@ -47,8 +48,8 @@ export class ToolCard {
       return h(
         'div',
         { class: 'tool-raw' },
-        tool.rawInput !== undefined && rawDetails('Raw input', tool.rawInput),
-        tool.rawOutput !== undefined && rawDetails('Raw output', tool.rawOutput),
+        tool.rawInput !== undefined && rawDetails(l10n.t('Raw input'), tool.rawInput),
+        tool.rawOutput !== undefined && rawDetails(l10n.t('Raw output'), tool.rawOutput),
       );
     });
   }
@@ -81,20 +82,20 @@ export class ToolCard {
           ' ',
           h('span', { class: 'diff-path', title: pathTitle(content.path) }, revealed(shownPath(content.path).text)),
           ' ',
-          h('span', { class: 'diff-added', 'aria-label': `${content.added} lines added` }, `+${content.added}`),
+          h('span', { class: 'diff-added', 'aria-label': l10n.t('{0} lines added', content.added) }, `+${content.added}`),
           ' ',
-          h('span', { class: 'diff-removed', 'aria-label': `${content.removed} lines removed` }, `−${content.removed}`),
-          content.newFile ? h('span', { class: 'diff-new' }, ' new file') : null,
+          h('span', { class: 'diff-removed', 'aria-label': l10n.t('{0} lines removed', content.removed) }, `−${content.removed}`),
+          content.newFile ? h('span', { class: 'diff-new' }, (' ' + l10n.t('new file'))) : null,
           ' ',
           openDiffButton(toolCallId, index, content.path, this.post, content.untied),
           content.untied
-            ? h('div', { class: 'diff-untied', role: 'note' }, icon('warning'), ' ', prose('Not in Agent Changes: no change on disk matches this diff, so there is nothing to accept or reject.'))
+            ? h('div', { class: 'diff-untied', role: 'note' }, icon('warning'), ' ', prose(l10n.t('Not in Agent Changes: no change on disk matches this diff, so there is nothing to accept or reject.')))
             : null,
         );
       case 'terminal':
         return terminalView(content, this.post);
       case 'unknown':
-        return rawDetails('Unrecognised tool content', content.raw);
+        return rawDetails(l10n.t('Unrecognised tool content'), content.raw);
     }
   }
 
@@ -118,22 +119,22 @@ function terminalView(content: Extract<ToolContentView, { type: 'terminal' }>, p
   const exit = content.exit;
   const status = exit
     ? exit.signal
-      ? h('span', { class: 'terminal-exit failed' }, prose(`killed by ${exit.signal}`))
-      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, icon(exit.code === 0 ? 'pass' : 'error'), ` exit code ${exit.code ?? '?'}`)
+      ? h('span', { class: 'terminal-exit failed' }, prose(l10n.t('killed by {0}', exit.signal)))
+      : h('span', { class: `terminal-exit ${exit.code === 0 ? 'ok' : 'failed'}` }, icon(exit.code === 0 ? 'pass' : 'error'), (' ' + l10n.t('exit code {0}', exit.code ?? '?')))
     : content.running === false
-      ? h('span', { class: 'terminal-exit' }, 'ended')
-      : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), ' running');
+      ? h('span', { class: 'terminal-exit' }, l10n.t('ended'))
+      : h('span', { class: 'terminal-running' }, icon('loading', 'codicon-modifier-spin'), (' ' + l10n.t('running')));
   let open: HTMLButtonElement | null = null;
   if (content.openable) {
-    open = h('button', { type: 'button', class: 'secondary small terminal-open', 'aria-label': 'Open in terminal', title: 'Show the whole output in a terminal' }, icon('link-external'));
+    open = h('button', { type: 'button', class: 'secondary small terminal-open', 'aria-label': l10n.t('Open in terminal'), title: l10n.t('Show the whole output in a terminal') }, icon('link-external'));
     open.addEventListener('click', () => post({ type: 'openTerminal', terminalId: content.terminalId }));
   }
   return h(
     'div',
     { class: 'terminal' },
-    h('div', { class: 'terminal-header' }, icon('terminal'), ' Output ', status, open),
-    hidden > 0 || content.truncated ? h('div', { class: 'terminal-more' }, `… ${hidden > 0 ? hidden : 'earlier'} lines not shown`) : null,
-    h('pre', { class: 'terminal-output', tabindex: 0, 'aria-label': 'Command output' }, terminalText(shown.join('\n'))),
+    h('div', { class: 'terminal-header' }, icon('terminal'), (' ' + l10n.t('Output') + ' '), status, open),
+    hidden > 0 || content.truncated ? h('div', { class: 'terminal-more' }, hidden > 0 ? l10n.t('… {0} lines not shown', hidden) : l10n.t('… earlier lines not shown')) : null,
+    h('pre', { class: 'terminal-output', tabindex: 0, 'aria-label': l10n.t('Command output') }, terminalText(shown.join('\n'))),
   );
 }
 
@@ -145,14 +146,14 @@ function refusedWrites(paths: readonly string[] | undefined): HTMLElement | unde
     { class: 'tool-refused-write', role: 'note' },
     icon('warning'),
     ' ',
-    prose('The agent wrote '),
+    prose((l10n.t('The agent wrote') + ' ')),
     ...paths.flatMap((p, i) => [i > 0 ? ', ' : '', h('span', { class: 'diff-path', title: pathTitle(p) }, revealed(shownPath(p).text))]),
-    prose(' itself although the write was refused. The change is in Agent Changes, to reject.'),
+    prose((' ' + l10n.t('itself although the write was refused. The change is in Agent Changes, to reject.'))),
   );
 }
 
 function answerLine(answer: ToolView['answer']): HTMLElement | undefined {
   if (!answer) return undefined;
-  if (answer === 'cancelled') return h('div', { class: 'tool-answer' }, icon('debug-stop'), ' Permission request cancelled');
-  return h('div', { class: 'tool-answer' }, icon(answer.kind.startsWith('reject') ? 'circle-slash' : 'check'), ' You chose ', h('q', { class: 'agent-words' }, revealed(answer.name)));
+  if (answer === 'cancelled') return h('div', { class: 'tool-answer' }, icon('debug-stop'), (' ' + l10n.t('Permission request cancelled')));
+  return h('div', { class: 'tool-answer' }, icon(answer.kind.startsWith('reject') ? 'circle-slash' : 'check'), (' ' + l10n.t('You chose') + ' '), h('q', { class: 'agent-words' }, revealed(answer.name)));
 }

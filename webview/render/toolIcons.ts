@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /** Codicon names for tool kinds and statuses (unknown values get a generic icon). */
 
 const KIND_ICONS: Record<string, string> = {
@@ -18,13 +19,13 @@ export function toolKindIcon(kind: string): string {
 }
 
 const STATUS: Record<string, { icon: string; label: string }> = {
-  pending: { icon: 'circle-large-outline', label: 'Pending' },
-  in_progress: { icon: 'loading codicon-modifier-spin', label: 'Running' },
-  completed: { icon: 'pass', label: 'Completed' },
-  failed: { icon: 'error', label: 'Failed' },
-  rejected: { icon: 'circle-slash', label: 'Rejected' },
-  cancelled: { icon: 'debug-stop', label: 'Cancelled' },
-  waiting: { icon: 'shield', label: 'Waiting for permission' },
+  pending: { icon: 'circle-large-outline', label: l10n.t('Pending') },
+  in_progress: { icon: 'loading codicon-modifier-spin', label: l10n.t('Running') },
+  completed: { icon: 'pass', label: l10n.t('Completed') },
+  failed: { icon: 'error', label: l10n.t('Failed') },
+  rejected: { icon: 'circle-slash', label: l10n.t('Rejected') },
+  cancelled: { icon: 'debug-stop', label: l10n.t('Cancelled') },
+  waiting: { icon: 'shield', label: l10n.t('Waiting for permission') },
 };
 
 export function toolStatus(status: string): { icon: string; label: string } {

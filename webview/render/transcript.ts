@@ -6,6 +6,7 @@ import type { StoreChanges, TranscriptStore } from '../store';
 import type { Post } from './contentBlocks';
 import { createEntryRenderer, ElicitationEntry, type EntryRenderer } from './entries';
 import { ToolCard } from './toolCard';
+import * as l10n from '@vscode/l10n';
 
 /** Entries rendered at first and added per "Show earlier"; the DOM holds at most twice this while following the end. */
 export const WINDOW = 40;
@@ -44,7 +45,7 @@ export class Transcript {
   ) {
     this.earlier = h('button', { type: 'button', class: 'show-earlier secondary' });
     this.earlier.addEventListener('click', () => this.showEarlier());
-    this.element = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: -1 }, this.earlier, this.list, this.welcome);
+    this.element = h('section', { class: 'transcript', 'aria-label': l10n.t('Conversation'), tabindex: -1 }, this.earlier, this.list, this.welcome);
     this.virtualizer = new BlockVirtualizer(this.element);
     this.element.addEventListener('focusin', (event) => this.virtualizer.focused(event.target));
     // A copy across placeholders gets the text the rendered blocks would give (see BlockVirtualizer.selectedText).
@@ -140,9 +141,9 @@ export class Transcript {
     const card = (renderer as { card?: unknown }).card;
     if (entry.kind === 'tool' && card instanceof ToolCard && card.newPermission && entry.tool.permission) {
       const options = entry.tool.permission.options.map((o) => o.name).join(', ');
-      this.announcer.alert(`The agent asks for permission: ${entry.tool.title}. Options: ${options}.`);
+      this.announcer.alert(l10n.t('The agent asks for permission: {0}. Options: {1}.', entry.tool.title, options));
     } else if (entry.kind === 'elicitation' && renderer instanceof ElicitationEntry && renderer.card.isNew) {
-      this.announcer.alert(`The agent asks you: ${entry.elicitation.message}`);
+      this.announcer.alert(l10n.t('The agent asks you: {0}', entry.elicitation.message));
     }
   }
 
@@ -221,8 +222,8 @@ export class Transcript {
     this.earlier.hidden = this.start === 0;
     const loading = this.loadingBefore >= 0;
     this.earlier.disabled = loading;
-    this.earlier.replaceChildren(icon(loading ? 'loading' : 'fold-up', loading ? 'codicon-modifier-spin' : undefined), loading ? ' Loading earlier…' : ` Show earlier (${this.start})`);
-    this.earlier.setAttribute('aria-label', `Show earlier entries (${this.start} hidden)`);
+    this.earlier.replaceChildren(icon(loading ? 'loading' : 'fold-up', loading ? 'codicon-modifier-spin' : undefined), loading ? (' ' + l10n.t('Loading earlier…')) : (' ' + l10n.t('Show earlier ({0})', this.start)));
+    this.earlier.setAttribute('aria-label', l10n.t('Show earlier entries ({0} hidden)', this.start));
   }
 
   private updateWelcome(): void {
@@ -231,13 +232,13 @@ export class Transcript {
     this.welcome.hidden = !empty;
     if (!empty) return;
     if (header.status === 'none') {
-      const start = h('button', { type: 'button', 'aria-label': 'New session' }, icon('add'), ' New session');
+      const start = h('button', { type: 'button', 'aria-label': l10n.t('New session') }, icon('add'), (' ' + l10n.t('New session')));
       start.addEventListener('click', () => this.post({ type: 'newSession' }));
-      this.welcome.replaceChildren(h('p', {}, 'No agent session yet. Start one, or type a prompt below to start one with the default agent.'), start);
-    } else if (header.status === 'starting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), ` Starting ${header.agentName ?? 'the agent'}…`));
-    else if (header.status === 'restarting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), ` Restarting ${header.agentName ?? 'the agent'}…`));
-    else if (header.status === 'exited') this.welcome.replaceChildren(h('p', {}, `${header.agentName ?? 'The agent'} is not running. Send a message to start it again.`));
-    else this.welcome.replaceChildren(h('p', {}, `Ask ${header.agentName ?? 'the agent'} anything. Type / for its commands, @ to mention a file.`));
+      this.welcome.replaceChildren(h('p', {}, l10n.t('No agent session yet. Start one, or type a prompt below to start one with the default agent.')), start);
+    } else if (header.status === 'starting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), (' ' + l10n.t('Starting {0}…', header.agentName ?? l10n.t('the agent')))));
+    else if (header.status === 'restarting') this.welcome.replaceChildren(h('p', {}, icon('loading', 'codicon-modifier-spin'), (' ' + l10n.t('Restarting {0}…', header.agentName ?? l10n.t('the agent')))));
+    else if (header.status === 'exited') this.welcome.replaceChildren(h('p', {}, l10n.t('{0} is not running. Send a message to start it again.', header.agentName ?? l10n.t('The agent'))));
+    else this.welcome.replaceChildren(h('p', {}, l10n.t('Ask {0} anything. Type / for its commands, @ to mention a file.', header.agentName ?? l10n.t('the agent'))));
   }
 
   private followEnd(): void {

@@ -1,6 +1,7 @@
 import { h, icon, revealed } from '../dom';
 import type { Announcer } from '../announcer';
 import type { Post } from './contentBlocks';
+import * as l10n from '@vscode/l10n';
 
 const SHOWN = 8;
 
@@ -11,7 +12,7 @@ const SHOWN = 8;
  * Enter saves and sends.
  */
 export class UnsavedNotice {
-  readonly element = h('div', { class: 'unsaved-notice', role: 'region', 'aria-label': 'Unsaved files' });
+  readonly element = h('div', { class: 'unsaved-notice', role: 'region', 'aria-label': l10n.t('Unsaved files') });
   private shownId: number | undefined;
 
   constructor(
@@ -34,19 +35,19 @@ export class UnsavedNotice {
     if (notice.id === this.shownId) return;
     this.shownId = notice.id;
     const count = notice.files.length;
-    const heading = `${count} unsaved file${count === 1 ? '' : 's'} — the agent reads files from disk`;
+    const heading = count === 1 ? l10n.t('1 unsaved file — the agent reads files from disk') : l10n.t('{0} unsaved files — the agent reads files from disk', count);
     const choose = (choice: 'save' | 'send' | 'cancel' | 'settings') => () => this.post({ type: 'unsavedChoice', id: notice.id, choice });
-    const save = button('save-all', 'Save all and send', 'primary', choose('save'));
-    const more = count > SHOWN ? h('li', { class: 'unsaved-more' }, `and ${count - SHOWN} more`) : null;
-    const setting = h('button', { type: 'button', class: 'link-button' }, 'Change this in Settings (howdah.saveBeforePrompt)');
+    const save = button('save-all', l10n.t('Save all and send'), 'primary', choose('save'));
+    const more = count > SHOWN ? h('li', { class: 'unsaved-more' }, l10n.t('and {0} more', count - SHOWN)) : null;
+    const setting = h('button', { type: 'button', class: 'link-button' }, l10n.t('Change this in Settings (howdah.saveBeforePrompt)'));
     setting.addEventListener('click', choose('settings'));
     this.element.replaceChildren(
       h('div', { class: 'unsaved-heading' }, icon('warning'), ' ', heading),
       h('ul', { class: 'unsaved-files' }, ...notice.files.slice(0, SHOWN).map((file) => h('li', {}, revealed(file))), more),
-      h('div', { class: 'unsaved-actions' }, save, button('send', 'Send anyway', 'secondary', choose('send')), button('close', 'Cancel', 'secondary', choose('cancel')), setting),
+      h('div', { class: 'unsaved-actions' }, save, button('send', l10n.t('Send anyway'), 'secondary', choose('send')), button('close', l10n.t('Cancel'), 'secondary', choose('cancel')), setting),
     );
     this.element.hidden = false;
-    this.announcer.say(`${heading}. Save all and send, Send anyway, or Cancel.`);
+    this.announcer.say(l10n.t('{0}. Save all and send, Send anyway, or Cancel.', heading));
     save.focus();
   }
 }

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What may land where when an archive is unpacked: every entry's name, and every link's target, must stay inside
@@ -12,7 +13,7 @@ export class UnsafeArchiveError extends Error {
     readonly entry: string,
     readonly reason: string,
   ) {
-    super(`The archive was refused: its entry "${printable(entry)}" ${reason}. Nothing was installed.`);
+    super(l10n.t('The archive was refused: its entry "{0}" {1}. Nothing was installed.', printable(entry), reason));
     this.name = 'UnsafeArchiveError';
   }
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Ignore } from 'ignore';
 import { isGitName, relativeTo, type ExclusionRules } from './rules';
 import type { Change, ExcludeReason, FileRecord, Lookup, SkipReason } from './types';
+import * as l10n from '@vscode/l10n';
 
 export interface ManifestTally {
   /** Bytes of distinct content (what `maxTotalBytes` caps). */
@@ -120,7 +121,7 @@ export class Manifest {
       const excluded = this.parts.excludedDirs.get(dir);
       if (excluded) return { kind: 'excluded', reason: excluded };
       const unreadable = this.parts.unreadableDirs.get(dir);
-      if (unreadable) return { kind: 'skipped', reason: 'unreadable', detail: `folder: ${unreadable}` };
+      if (unreadable) return { kind: 'skipped', reason: 'unreadable', detail: l10n.t('folder: {0}', unreadable) };
     }
     if (this.parts.excludedDirs.has(abs)) return { kind: 'excluded', reason: this.parts.excludedDirs.get(abs)! };
     // Not seen: excluded by the rules in force then (a file or folder that did not exist yet), or absent.
