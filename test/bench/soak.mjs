@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatHost, closeChatHost, REPO } from '../browser/support/chatPage.mjs';
+import { chatHost, closeChatHost, esmRequire, REPO } from '../browser/support/chatPage.mjs';
 
 const TURNS = Number(process.env.SOAK_TURNS ?? 200);
 const GROUPS = 50; // per turn: 5 messages and 1 tool call each → 250 messages, 50 tool calls, 10 edits per turn
@@ -82,7 +82,7 @@ async function hostCode() {
         export { sessionToJson, parsePersistedSession } from './src/session/persistence';`,
       resolveDir: REPO, loader: 'ts',
     },
-    bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning',
+    bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning', banner: { js: esmRequire },
   });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
 }

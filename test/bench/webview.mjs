@@ -12,7 +12,7 @@
 // Long transcript: DOM nodes and time from the snapshot message of a 2,000-entry transcript to a laid-out page.
 // Figures are printed with the targets beside them, not asserted (these machines are noisy).
 import { build } from 'esbuild';
-import { chatHost, closeChatHost, REPO } from '../browser/support/chatPage.mjs';
+import { chatHost, closeChatHost, esmRequire, REPO } from '../browser/support/chatPage.mjs';
 import { streamBench } from './webviewStream.mjs';
 
 const CHUNKS = 20_000;
@@ -70,7 +70,7 @@ function markdownCorpus() {
 async function bundles() {
   const host = await build({
     stdin: { contents: "export { SessionProjector } from './src/panel/sessionProjector'; export { SessionState } from './src/session/sessionState'; export { SessionUpdate } from './src/acp/schema/sessionUpdate';", resolveDir: REPO, loader: 'ts' },
-    bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning',
+    bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning', banner: { js: esmRequire },
   });
   const naive = await build({
     stdin: {

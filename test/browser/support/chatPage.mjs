@@ -56,12 +56,15 @@ export async function closeChatHost() {
   await host.close();
 }
 
+/** A banner for ES module bundles of CommonJS packages (@vscode/l10n reads files with `fs`): a `require` of their own. */
+export const esmRequire = `import { createRequire as __howdahRequire } from 'node:module'; const require = __howdahRequire(${JSON.stringify(join(REPO, 'package.json'))});`;
+
 async function start() {
   const dir = mkdtempSync(join(tmpdir(), 'howdah-webview-'));
   await build({ entryPoints: [join(REPO, 'webview/main.ts')], bundle: true, platform: 'browser', format: 'iife', target: 'es2022',
     outfile: join(dir, 'webview.js'), logLevel: 'warning' });
   await build({ entryPoints: [join(REPO, 'src/panel/html.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    outfile: join(dir, 'html.mjs'), logLevel: 'warning' });
+    outfile: join(dir, 'html.mjs'), logLevel: 'warning', banner: { js: esmRequire } });
   const { chatPageHtml } = await import(pathToFileURL(join(dir, 'html.mjs')).href);
 
   const server = createServer((req, res) => {
