@@ -85,7 +85,9 @@ describe('chat webview: hostile content', function () {
         return {
           pwned: window.__pwned,
           handlers: all.filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).map((el) => el.outerHTML.slice(0, 120)),
-          scripts: document.scripts.length,
+          // The l10n bundle is a data block (type application/json), which never runs.
+          scripts: [...document.scripts].filter((s) => s.type !== 'application/json').length,
+          dataBlocks: [...document.scripts].filter((s) => s.type === 'application/json').map((s) => s.id),
           forbidden: inZones('script, iframe, object, embed, svg, math, style, link, meta, base, form, frame, frameset, template, noscript, video, audio, source, x')
             .map((el) => el.tagName),
           styled: all.filter((el) => el.hasAttribute('style') && !el.matches('.context-meter-bar, .prompt-input')).map((el) => el.outerHTML.slice(0, 120)),
@@ -110,6 +112,7 @@ describe('chat webview: hostile content', function () {
       assert.equal(report.pwned, undefined, 'a payload ran');
       assert.deepEqual(report.handlers, [], 'event handler attributes');
       assert.equal(report.scripts, 2, 'only the fake host and the bundle are scripts');
+      assert.deepEqual(report.dataBlocks, ['howdah-l10n'], 'the one data block is the l10n bundle the host wrote');
       assert.deepEqual(report.forbidden, [], 'elements content must never create');
       assert.deepEqual(report.styled, [], 'style attributes');
       for (const href of report.links) assert.match(href, ALLOWED_LINK, `link ${href}`);
