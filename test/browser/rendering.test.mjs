@@ -225,6 +225,8 @@ describe('chat webview: rendering', function () {
   });
 
   it('an open block that outgrows the limit streams as plain text (nothing lost, hidden characters shown) and becomes Markdown when the turn ends', async function () {
+    // 3,000 appends in one patch take 10–40 s on a loaded two-core machine: the net is wider than the default minute.
+    this.timeout(120_000);
     const snap = snapshot({ entries: [agent(1, 'Intro paragraph.\n\n')], turn: 'running' });
     await send(chat.page, snap);
     let text = 'Intro paragraph.\n\n';

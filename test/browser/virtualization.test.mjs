@@ -50,7 +50,8 @@ describe('chat webview: virtualised transcript', function () {
     let checks = 0;
     await stream(chat.page, ANSWER, {
       onPatch: async () => {
-        // the sticky bottom: the reader who has not scrolled sees the end as it grows
+        // the sticky bottom: the reader who has not scrolled sees the end as it grows (once the page drew what it got)
+        await settle(chat.page);
         const gap = await transcript(chat.page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
         assert.ok(gap < 40, `at the bottom while streaming (gap ${gap}px)`);
         checks++;
