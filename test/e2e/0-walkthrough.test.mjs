@@ -23,9 +23,19 @@ const stepDone = async (page, id) => (await step(page, id).getAttribute('aria-ch
 async function openFromChatMenu(page) {
   await page.keyboard.press('Escape');
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Chat' }).first();
-  await header.hover();
-  await header.locator('.action-label[aria-label^="More Actions"]').click();
-  await page.locator('.monaco-menu .action-label', { hasText: 'Get Started with Howdah' }).first().click();
+  const item = page.locator('.monaco-menu .action-label', { hasText: 'Get Started with Howdah' }).first();
+  // The title bar's actions show on hover and the menu can close again as the view re-renders: open it until it holds.
+  for (let attempt = 1; ; attempt++) {
+    await header.hover();
+    await header.locator('.action-label[aria-label^="More Actions"]').click();
+    try {
+      await item.click({ timeout: 10000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await step(page, 'chooseAgent').waitFor({ timeout: 30000 });
 }
 
