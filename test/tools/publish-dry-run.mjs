@@ -114,7 +114,10 @@ export async function publishDryRun() {
   const registry = await standInRegistry();
   try {
     const common = ['--registryUrl', registry.url, '--pat', 'dry-run'];
-    console.log(await ovsx(['publish', ...common]));
+    // Packaging the folder rewrites the README's relative links (the screenshots) to absolute ones, from the repository.
+    const repo = String(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).repository?.url ?? '').replace(/\.git$/, '');
+    const links = repo ? ['--baseContentUrl', `${repo}/blob/HEAD/`, '--baseImagesUrl', `${repo}/raw/HEAD/`] : [];
+    console.log(await ovsx(['publish', ...common, ...links]));
     console.log(await ovsx(['publish', vsix, ...common]));
   } finally {
     registry.close();
