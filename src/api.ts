@@ -32,7 +32,7 @@ export interface HowdahApi {
    */
   chooseSignIn(choiceId: string | undefined, key?: string): void;
   /** The active session's agent's own list of past sessions for this workspace (`session/list`), if it can list. */
-  agentHistory(): Promise<{ agentId: string; sessions: { sessionId: string; cwd: string; title?: string | null }[] } | undefined>;
+  agentHistory(): Promise<{ agentId: string; sessions: readonly { sessionId: string; cwd: string; title?: string }[] } | undefined>;
   /**
    * "Open Past Session…"'s groups once every installed agent (or those named) answered `session/list`, asked in the
    * background and cached for the window; `refresh` asks again.

@@ -43,14 +43,14 @@ export class AgentHistories {
 
   /** The lists of every agent that has sessions to list (agents that cannot list are left out), each as it arrives. */
   async list(cwd: string, options: HistoryOptions = {}, onEach?: (history: AgentHistory) => void): Promise<AgentHistory[]> {
-    const agents = await this.candidates(options.agentIds);
+    if (options.refresh) for (const id of options.agentIds ?? this.registry.list().map((a) => a.id)) this.cache.delete(keyOf(id, cwd));
+    const agents = await this.candidates(cwd, options.agentIds);
     const results: AgentHistory[] = [];
     let next = 0;
     const worker = async () => {
       while (next < agents.length) {
         const agent = agents[next++]!;
-        const key = `${agent.id}\n${cwd}`;
-        if (options.refresh) this.cache.delete(key);
+        const key = keyOf(agent.id, cwd);
         let ask = this.cache.get(key);
         if (!ask) this.cache.set(key, (ask = this.ask(agent, cwd)));
         const history = await ask;
@@ -67,7 +67,7 @@ export class AgentHistories {
   async more(agentId: string, cwd: string, cursor: string): Promise<AgentHistory | undefined> {
     const agent = this.registry.find(agentId);
     if (!agent) return undefined;
-    const key = `${agent.id}\n${cwd}`;
+    const key = keyOf(agent.id, cwd);
     const earlier = await this.cache.get(key);
     const page = await this.ask(agent, cwd, cursor);
     if (!page) return undefined;
@@ -76,10 +76,11 @@ export class AgentHistories {
     return page;
   }
 
-  private async candidates(ids: readonly string[] | undefined): Promise<KnownAgent[]> {
+  /** The agents to ask: those already asked in this window, and the others that are installed (looked up once each). */
+  private async candidates(cwd: string, ids: readonly string[] | undefined): Promise<KnownAgent[]> {
     const agents = ids ? ids.map((id) => this.registry.find(id)).filter((a): a is KnownAgent => !!a) : this.registry.list();
-    const available = await Promise.all(agents.map((a) => this.registry.availabilityOf(a)));
-    return available.filter((a) => a.installed).map((a) => a.agent);
+    const installed = await Promise.all(agents.map((a) => this.cache.has(keyOf(a.id, cwd)) || this.registry.availabilityOf(a).then((v) => v.installed)));
+    return agents.filter((_, i) => installed[i]);
   }
 
   /** One ask: undefined when the agent cannot list (nothing to show, nothing to say). */
@@ -125,6 +126,8 @@ export class AgentHistories {
     };
   }
 }
+
+const keyOf = (agentId: string, cwd: string) => `${agentId}\n${cwd}`;
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {

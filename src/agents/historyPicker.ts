@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { SessionInfo } from '../acp/schema/agentMethods';
 import type { PersistedSession } from '../session/persistence';
 import { groupPastSessions, UNTITLED, type AgentHistory, type PastSessionGroup, type PastSessionRow, type SavedSummary } from '../session/pastSessions';
 import type { HistoryOptions } from './agentHistories';
@@ -17,7 +16,7 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
   const savedSessions = await store.list();
   const byId = new Map(savedSessions.map((s) => [`${s.agentId}\n${s.sessionId}`, s]));
   const saved = savedSessions.map(summary);
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const cwd = askedFolder(manager);
   const histories = new Map<string, AgentHistory>();
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = vscode.l10n.t('Howdah: Open Past Session');
@@ -33,7 +32,7 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
     if (keep) pick.activeItems = [keep];
   };
   const ask = async (refreshing: boolean) => {
-    if (!cwd || !manager.trust.isTrusted) return;
+    if (!cwd) return;
     pick.busy = true;
     try {
       await manager.histories.list(cwd, { refresh: refreshing }, (h) => {
@@ -48,9 +47,10 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
     if (!cwd) return 'stay';
     pick.busy = true;
     try {
-      const page = await manager.histories.more(agentId, cwd, cursor);
-      const earlier = histories.get(agentId);
-      if (page && earlier) histories.set(agentId, { ...page, sessions: [...earlier.sessions, ...page.sessions] });
+      await manager.histories.more(agentId, cwd, cursor);
+      // The window's list holds the earlier pages and these: read it back (asked already, so nothing starts).
+      const [merged] = await manager.histories.list(cwd, { agentIds: [agentId] });
+      if (merged) histories.set(agentId, merged);
       show();
     } finally {
       pick.busy = false;
@@ -77,9 +77,14 @@ export async function pickPastSession(manager: SessionManager, store: SessionSto
 /** The picker's groups once every agent answered (the picker shows them as they come; tests read them here). */
 export async function pastSessionGroups(manager: SessionManager, store: SessionStore, options: HistoryOptions = {}): Promise<PastSessionGroup[]> {
   const saved = (await store.list()).map(summary);
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const histories = cwd && manager.trust.isTrusted ? await manager.histories.list(cwd, options) : [];
+  const cwd = askedFolder(manager);
+  const histories = cwd ? await manager.histories.list(cwd, options) : [];
   return groupPastSessions(saved, histories);
+}
+
+/** Where agents are asked for their sessions: the first folder, where sessions start; none in an untrusted workspace. */
+function askedFolder(manager: SessionManager): string | undefined {
+  return manager.trust.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
 }
 
 function itemsOf(groups: PastSessionGroup[], manager: SessionManager, byId: Map<string, PersistedSession>, loadMore: (agentId: string, cursor: string) => Promise<'stay'>): Item[] {
@@ -133,17 +138,10 @@ function when(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
-/** The agent's own list of sessions for this workspace, from the active session's agent when it runs and can list. */
-export async function agentHistory(manager: SessionManager): Promise<{ agentId: string; sessions: SessionInfo[] } | undefined> {
+/** The active session's agent's own list for its folder (a fresh ask through its running connection), for tests. */
+export async function agentHistory(manager: SessionManager): Promise<Pick<AgentHistory, 'agentId' | 'sessions'> | undefined> {
   const active = manager.active;
-  const acp = active && manager.probes.runningAgent(active.key)?.acp;
-  if (!active || !acp?.supports('listSessions')) return undefined;
-  const sessions: SessionInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await acp.call('listSessions', { cwd: active.cwd, ...(cursor ? { cursor } : {}) });
-    sessions.push(...page.sessions);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor && sessions.length < 500);
-  return { agentId: active.agentId, sessions };
+  if (!active || !manager.probes.runningAgent(active.key)) return undefined;
+  const [history] = await manager.histories.list(active.cwd, { agentIds: [active.agentId], refresh: true });
+  return history && !history.problem ? { agentId: history.agentId, sessions: history.sessions } : undefined;
 }

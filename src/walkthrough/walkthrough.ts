@@ -34,7 +34,7 @@ export function registerWalkthrough(context: vscode.ExtensionContext, sessions: 
   };
   const open = () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
   context.subscriptions.push(
-    sessions.onDidChange(() => sessions.list().some((s) => s.status === 'ready') && reach('agentStarted')),
+    sessions.onDidChange(() => !done.has('agentStarted') && sessions.list().some((s) => s.status === 'ready') && reach('agentStarted')),
     milestones(reach),
     vscode.commands.registerCommand('howdah.openWalkthrough', open),
   );
