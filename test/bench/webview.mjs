@@ -13,7 +13,7 @@
 // Figures are printed with the targets beside them, not asserted (these machines are noisy).
 import { build } from 'esbuild';
 import { chatHost, closeChatHost, esmRequire, REPO } from '../browser/support/chatPage.mjs';
-import { streamBench } from './webviewStream.mjs';
+import { markdownText, streamBench } from './webviewStream.mjs';
 
 const CHUNKS = 20_000;
 const BYTES = 1_000_000;
@@ -38,28 +38,7 @@ const TRACED = ['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFra
 const header = { status: 'ready', sessionKey: 's1', agentName: 'Bench', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 
 function markdownCorpus() {
-  const words = 'agent session tool call patch render stream block markdown parser token frame layout buffer editor review diff terminal output plan'.split(' ');
-  let seed = 7;
-  const rand = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-  const sentence = () => {
-    const out = [];
-    for (let i = 0, n = 6 + rand(10); i < n; i++) {
-      const w = words[rand(words.length)];
-      const r = rand(20);
-      out.push(r === 0 ? `\`${w}()\`` : r === 1 ? `**${w}**` : r === 2 ? `[${w}](https://example.com/${w})` : w);
-    }
-    return out.join(' ').replace(/^./, (c) => c.toUpperCase()) + '.';
-  };
-  let text = '';
-  let section = 0;
-  while (text.length < BYTES) {
-    const r = rand(10);
-    if (r === 0) text += `## Section ${++section}\n\n`;
-    else if (r <= 5) text += `${Array.from({ length: 2 + rand(4) }, sentence).join(' ')}\n\n`;
-    else if (r <= 7) text += `${Array.from({ length: 3 + rand(4) }, () => `- ${sentence()}`).join('\n')}\n\n`;
-    else if (r === 8) text += '```ts\n' + Array.from({ length: 5 + rand(10) }, (_, i) => `const ${words[rand(words.length)]}${i} = ${rand(1000)};`).join('\n') + '\n```\n\n';
-    else text += `| name | value |\n|---|--:|\n${Array.from({ length: 3 + rand(3) }, () => `| ${words[rand(words.length)]} | ${rand(100)} |`).join('\n')}\n\n`;
-  }
+  const text = markdownText(BYTES);
   const size = Math.ceil(BYTES / CHUNKS);
   const chunks = [];
   for (let i = 0; i < BYTES; i += size) chunks.push(text.slice(i, Math.min(i + size, BYTES)));

@@ -11,39 +11,13 @@
 // Min/median/max over RUNS fresh pages; with `virtualize: false` the same runs with the transcript's block
 // virtualisation off (window.__howdah.configure), for the side-by-side.
 
+import stressMarkdown from '../../fixtures/stress-agent/markdown.js';
+
 /** Fresh pages per size and mode. */
 export const RUNS = 3;
 
-/** A deterministic Markdown answer of `bytes` characters: prose, lists, headings, code blocks and tables. */
-export function markdownText(bytes, seed0 = 7) {
-  const words = 'agent session tool call patch render stream block markdown parser token frame layout buffer editor review diff terminal output plan'.split(' ');
-  let seed = seed0;
-  const rand = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-  const sentence = () => {
-    const out = [];
-    for (let i = 0, n = 6 + rand(10); i < n; i++) {
-      const w = words[rand(words.length)];
-      const r = rand(20);
-      out.push(r === 0 ? `\`${w}()\`` : r === 1 ? `**${w}**` : r === 2 ? `[${w}](https://example.com/${w})` : w);
-    }
-    return out.join(' ').replace(/^./, (c) => c.toUpperCase()) + '.';
-  };
-  const parts = [];
-  let length = 0;
-  let section = 0;
-  while (length < bytes) {
-    const r = rand(10);
-    let part;
-    if (r === 0) part = `## Section ${++section}\n\n`;
-    else if (r <= 5) part = `${Array.from({ length: 2 + rand(4) }, sentence).join(' ')}\n\n`;
-    else if (r <= 7) part = `${Array.from({ length: 3 + rand(4) }, () => `- ${sentence()}`).join('\n')}\n\n`;
-    else if (r === 8) part = '```ts\n' + Array.from({ length: 5 + rand(10) }, (_, i) => `const ${words[rand(words.length)]}${i} = ${rand(1000)};`).join('\n') + '\n```\n\n';
-    else part = `| name | value |\n|---|--:|\n${Array.from({ length: 3 + rand(3) }, () => `| ${words[rand(words.length)]} | ${rand(100)} |`).join('\n')}\n\n`;
-    parts.push(part);
-    length += part.length;
-  }
-  return parts.join('').slice(0, bytes);
-}
+/** A deterministic Markdown answer of `bytes` characters (the stress agent's): prose, lists, headings, code, tables. */
+export const markdownText = (bytes, seed = 7) => stressMarkdown.markdown(bytes, seed);
 
 /** `text` cut into `count` chunks of (nearly) equal size. */
 export function chunked(text, count) {
