@@ -3,20 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { PAYLOADS } from './payloads.mjs';
 import { chatHost, chatPagePerTest, posted, send } from './support/chatPage.mjs';
-import { agent, patch, snapshot } from './support/fixtures.mjs';
+import { agent, field, patch, question, releaseForm, snapshot } from './support/fixtures.mjs';
 
-const field = (name, kind, extra = {}) => ({ name, label: extra.label ?? name, required: false, secret: false, kind, ...extra });
-const release = {
-  fields: [
-    field('version', 'text', { label: 'Version', required: true, description: 'A tag such as v1.2.3', pattern: '^v\\d' }),
-    field('replicas', 'number', { label: 'Replicas', integer: true, minimum: 1, maximum: 9, default: 2 }),
-    field('region', 'select', { label: 'Region', options: [{ value: 'eu', label: 'Europe' }, { value: 'us', label: 'United States' }], default: 'eu' }),
-    field('canary', 'boolean', { label: 'Canary first' }),
-  ],
-  asksForSecret: false,
-  omitted: 0,
-};
-const question = (id, elicitation) => ({ kind: 'elicitation', id, elicitation: { key: id, mode: 'form', message: 'Which release?', status: 'waiting', ...elicitation } });
+const release = releaseForm;
 
 describe('chat webview: elicitation', function () {
   const chat = chatPagePerTest();

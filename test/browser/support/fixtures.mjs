@@ -45,3 +45,18 @@ export function defaultOptions() {
     { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
   ];
 }
+
+/** A form field as the host projects it (src/shared/elicitationForm.ts), and a release form of four kinds of field. */
+export const field = (name, kind, extra = {}) => ({ name, label: extra.label ?? name, required: false, secret: false, kind, ...extra });
+export const releaseForm = {
+  fields: [
+    field('version', 'text', { label: 'Version', required: true, description: 'A tag such as v1.2.3', pattern: '^v\\d' }),
+    field('replicas', 'number', { label: 'Replicas', integer: true, minimum: 1, maximum: 9, default: 2 }),
+    field('region', 'select', { label: 'Region', options: [{ value: 'eu', label: 'Europe' }, { value: 'us', label: 'United States' }], default: 'eu' }),
+    field('canary', 'boolean', { label: 'Canary first' }),
+  ],
+  asksForSecret: false,
+  omitted: 0,
+};
+/** An agent's question waiting in the transcript. */
+export const question = (id, elicitation) => ({ kind: 'elicitation', id, elicitation: { key: id, mode: 'form', message: 'Which release?', status: 'waiting', ...elicitation } });

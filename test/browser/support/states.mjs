@@ -1,21 +1,10 @@
 // Every state the panel can be in, each as the host messages that put a fresh page there: the accessibility sweep
 // and the theme checks run over all of them. A new entry kind or panel state gets a line here.
-import { agent, error, notice, patch, permission, queued, snapshot, thought, tool, turnEnd, unknown, user } from './fixtures.mjs';
+import { agent, error, field, notice, patch, permission, question, queued, releaseForm, snapshot, thought, tool, turnEnd, unknown, user } from './fixtures.mjs';
 import { send } from './chatPage.mjs';
 
 const gate = (g) => ({ type: 'gate', gate: g });
-const field = (name, kind, extra = {}) => ({ name, label: extra.label ?? name, required: false, secret: false, kind, ...extra });
-const form = {
-  fields: [
-    field('version', 'text', { label: 'Version', required: true, description: 'A tag such as v1.2.3', pattern: '^v\\d' }),
-    field('replicas', 'number', { label: 'Replicas', integer: true, minimum: 1, maximum: 9, default: 2 }),
-    field('region', 'select', { label: 'Region', options: [{ value: 'eu', label: 'Europe' }, { value: 'us', label: 'United States' }], default: 'eu' }),
-    field('canary', 'boolean', { label: 'Canary first' }),
-  ],
-  asksForSecret: false,
-  omitted: 0,
-};
-const question = (id, elicitation) => ({ kind: 'elicitation', id, elicitation: { key: id, mode: 'form', message: 'Which release?', status: 'waiting', ...elicitation } });
+const form = releaseForm;
 const compaction = (id, status, text = '', err) => ({ kind: 'compaction', id, status, text, blocks: [], ...(err ? { error: err } : {}) });
 
 const MARKDOWN = [
