@@ -33,6 +33,8 @@ export class Transcript {
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
   private stick = true;
+  /** The scroll position at the last scroll event, to tell a scroll up from the page growing under it. */
+  private lastTop = 0;
   /** Entries whose streamed text waits to be rendered, a frame's share at a time. */
   private readonly backlogged = new Set<EntryRenderer>();
   /** Long messages' completed groups far from the viewport become placeholders (see blockVirtualizer.ts). */
@@ -55,9 +57,15 @@ export class Transcript {
       event.clipboardData.setData('text/plain', text);
       event.preventDefault();
     });
+    // Only the reader's own scroll up lets go of the end. A scroll event is dispatched a frame after the scroll, and
+    // by then the page may have grown (streamed text, a placeholder rendered at its real height): judged by the gap
+    // alone, the page's own growth would read as the reader leaving the end.
     this.element.addEventListener('scroll', () => {
       const el = this.element;
-      this.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK;
+      const top = el.scrollTop;
+      if (el.scrollHeight - top - el.clientHeight < STICK_SLACK) this.stick = true;
+      else if (top < this.lastTop) this.stick = false;
+      this.lastTop = top;
     });
     // Following the end happens here, after the browser's own layout of the frame: reading the scroll height in
     // render() would force a second layout per frame. It also covers content that grows later (images decoding).
