@@ -8,14 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { button, promptBox, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView } from '../harness/workbench.mjs';
+import { closeAllSessions, until } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
-
-async function until(what, probe, timeout = 20000) {
-  for (const deadline = Date.now() + timeout; !(await probe());) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 150));
-  }
-}
 
 /** The messages the fake agents received so far (`dir: "in"`), optionally only those of `method`. */
 function received(method) {
@@ -61,7 +55,9 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     await loadWorkbench();
     wv = await openHowdahView(e2e.page);
   });
-  after(() => {
+  after(async () => {
+    // A dozen conversations, one per test: the suites after this one start with a panel of their own.
+    if (wv) await closeAllSessions(e2e.page, wv).catch(() => {});
     // Choose Agent made the last agent the default and the pickers remembered their values: put both back.
     const file = path.join(e2e.server.dataDir, 'User', 'settings.json');
     try {

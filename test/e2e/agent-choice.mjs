@@ -52,7 +52,8 @@ export const emptyPanel = (wv) => wv.getByRole('region', { name: 'Conversation' 
 export async function closeAllSessions(page, wv) {
   // Conversations open before the load are restored a moment after activation.
   await page.waitForTimeout(1500);
-  for (let i = 0; i < 10 && !(await emptyPanel(wv).isVisible()); i++) {
+  // As many as the earlier suites left (the panel suite alone starts a dozen), one close at a time.
+  for (let i = 0; i < 40 && !(await emptyPanel(wv).isVisible()); i++) {
     await runCommand(page, 'Howdah: Close Session');
     await page.waitForTimeout(300);
   }

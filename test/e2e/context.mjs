@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { screenshotter } from '../harness/browser.mjs';
-import { openWorkbench } from '../harness/workbench.mjs';
+import { openWorkbench, WEBVIEW_FRAME } from '../harness/workbench.mjs';
 import { phase } from '../harness/timing.mjs';
 
 export const e2e = { server: null, page: null, workspace: null, resultsDir: null, agentLog: null };
@@ -31,6 +31,7 @@ export function suiteScreenshots(slug) {
     if (!this.currentTest || this.currentTest.state === 'passed' || this.currentTest.isPending()) return;
     await shot('failure').catch(() => {});
     keepExtensionHostLogs(path.join(e2e.resultsDir, slug, 'failure-logs'));
+    await printFailureEvidence();
   });
   return (label) => shot(label);
 }
@@ -56,4 +57,30 @@ function keepExtensionHostLogs(into) {
       }
     }
   }
+}
+
+/**
+ * What the panel showed and what the newest extension host's chat channel said when a test failed, in the run's own
+ * output: a CI run keeps its log, not test-results/.
+ */
+async function printFailureEvidence() {
+  const body = e2e.page?.locator(WEBVIEW_FRAME).first().contentFrame().locator('#active-frame').contentFrame().locator('body');
+  const shown = await body?.innerText({ timeout: 3000 }).catch(() => '(the panel could not be read)');
+  const log = newestChatLog();
+  const lines = (text, n) => text.split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-n).map((l) => `      | ${l}`).join('\n');
+  console.log(`    the panel showed (its last lines):\n${lines(shown ?? '', 25)}`);
+  if (log) console.log(`    Howdah Chat (${path.basename(path.dirname(path.dirname(log)))}), its last lines:\n${lines(fs.readFileSync(log, 'utf8'), 15)}`);
+}
+
+function newestChatLog() {
+  const logs = path.join(e2e.server?.dataDir ?? '', 'logs');
+  if (!e2e.server || !fs.existsSync(logs)) return undefined;
+  const found = [];
+  for (const session of fs.readdirSync(logs)) {
+    for (const host of fs.readdirSync(path.join(logs, session)).filter((n) => n.startsWith('exthost'))) {
+      const file = path.join(logs, session, host, 'howdah.howdah', 'Howdah Chat.log');
+      if (fs.existsSync(file)) found.push({ file, at: fs.statSync(file).mtimeMs });
+    }
+  }
+  return found.sort((a, b) => b.at - a.at)[0]?.file;
 }

@@ -10,6 +10,9 @@ export async function openWorkbench(page, url, timeout = 60000) {
 /** Runs a command by its palette title, e.g. 'Howdah: New Session'. */
 export async function runCommand(page, title) {
   await page.keyboard.press('Escape');
+  // Keys pressed in a webview's frame (the chat view, a walkthrough step's Markdown) reach the workbench only as far
+  // as the webview forwards them, and F1 was seen lost there: take the focus back to the workbench first.
+  await page.evaluate(() => { if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur(); });
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
