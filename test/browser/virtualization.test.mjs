@@ -73,6 +73,29 @@ describe('chat webview: virtualised transcript', function () {
     assert.ok((await placeholders(chat.page)) > 10);
   });
 
+  it('keeps following the end when the page grows between a scroll to the end and that scroll’s event', async function () {
+    await stream(chat.page, longAnswer(200));
+    const gap = () => transcript(chat.page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    assert.ok((await gap()) < 40);
+    // In one task, as the page does while streaming: content grows, the end is followed, and more content lands
+    // before the browser dispatches the scroll event (a frame later), which then sees a gap the reader did not make.
+    await transcript(chat.page).evaluate((el) => {
+      const grow = (px) => el.querySelector('.entries').append(Object.assign(document.createElement('div'), { style: `height:${px}px` }));
+      grow(2000);
+      el.scrollTop = el.scrollHeight;
+      grow(5000);
+    });
+    await settle(chat.page);
+    assert.ok((await gap()) < 40, `still at the end (gap ${await gap()}px)`);
+    // The reader's own scroll up lets go of the end: growth no longer moves the view.
+    await transcript(chat.page).evaluate((el) => { el.scrollTop -= 800; });
+    await settle(chat.page);
+    const top = await transcript(chat.page).evaluate((el) => el.scrollTop);
+    await transcript(chat.page).evaluate((el) => el.querySelector('.entries').append(Object.assign(document.createElement('div'), { style: 'height:3000px' })));
+    await settle(chat.page);
+    assert.equal(await transcript(chat.page).evaluate((el) => el.scrollTop), top, 'a reader who scrolled up stays where they are');
+  });
+
   it('copies a selection of the whole answer with the same text as a page that keeps every block', async function () {
     await stream(chat.page, ANSWER);
     assert.ok((await placeholders(chat.page)) > 10);
