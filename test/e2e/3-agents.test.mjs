@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView, runCommand } from '../harness/workbench.mjs';
+import { openHowdahView, openPalette, runCommand } from '../harness/workbench.mjs';
 import { closeAllSessions } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -54,9 +54,7 @@ describe('agents: first run and reload (installed .vsix)', function () {
     await shot('first-run-panel');
 
     // The command: a Quick Pick of the agents.
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = await openPalette(page);
     await input.fill('>Howdah: New Session');
     await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Howdah: New Session' }).waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');
@@ -96,9 +94,7 @@ describe('agents: first run and reload (installed .vsix)', function () {
   it('an agent that needs a sign-in shows "Sign in to …" in the panel; its button signs in and the session opens', async () => {
     const { page } = e2e;
     const wv = await openHowdahView(page);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = await openPalette(page);
     await input.fill('>Howdah: Choose Agent');
     await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Howdah: Choose Agent' }).waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');

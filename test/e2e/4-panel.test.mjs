@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { button, promptBox, sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView } from '../harness/workbench.mjs';
+import { openHowdahView, openPalette } from '../harness/workbench.mjs';
 import { closeAllSessions, until } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -21,10 +21,7 @@ function received(method) {
 
 /** "Howdah: Choose Agent…", then the agent labelled `name`; resolves when the panel shows its new, empty session. */
 async function startSession(page, wv, name) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
+  const input = await openPalette(page);
   await input.fill('>Howdah: Choose Agent');
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Howdah: Choose Agent' }).waitFor({ timeout: 10000 });
   await page.keyboard.press('Enter');

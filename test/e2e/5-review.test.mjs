@@ -9,16 +9,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
-import { agentChangesPane, lensAction, lensLine, openHowdahView, runCommand } from '../harness/workbench.mjs';
+import { agentChangesPane, lensAction, lensLine, openHowdahView, openPalette, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
 /** Quick Open (the palette without `>`): opens the workspace file `rel` in an editor, the active one. */
 async function openFile(page, rel) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
+  const input = await openPalette(page);
   await input.fill(rel);
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor({ timeout: 10000 });
   await page.keyboard.press('Enter');

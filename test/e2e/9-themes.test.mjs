@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newSession, permissionOption, sendPrompt } from '../harness/panel.mjs';
-import { openHowdahView } from '../harness/workbench.mjs';
+import { openHowdahView, openPalette } from '../harness/workbench.mjs';
 import { closeAllSessions, until } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
@@ -21,10 +21,7 @@ export const THEMES = [
 
 /** Picks `label` in Preferences: Color Theme (the file watcher does not always see a settings file written under it). */
 async function chooseTheme(page, label) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
+  const input = await openPalette(page);
   await input.fill('>Preferences: Color Theme');
   // "Browse Color Themes in Marketplace" may come first: go down to the command itself.
   const focused = page.locator('.quick-input-widget .monaco-list-row.focused');

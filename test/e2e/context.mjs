@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { screenshotter } from '../harness/browser.mjs';
-import { openWorkbench, WEBVIEW_FRAME } from '../harness/workbench.mjs';
+import { howdahWebview, openWorkbench } from '../harness/workbench.mjs';
 import { phase } from '../harness/timing.mjs';
 
 export const e2e = { server: null, page: null, workspace: null, resultsDir: null, agentLog: null };
@@ -41,20 +41,26 @@ export function suiteScreenshots(slug) {
  * host's own log), since the run's folder is deleted at the end: `<session>/<exthostN>/<file>`.
  */
 function keepExtensionHostLogs(into) {
+  for (const { session, host, dir } of extensionHostLogDirs()) {
+    const files = [
+      ...(fs.existsSync(path.join(dir, 'remoteexthost.log')) ? ['remoteexthost.log'] : []),
+      ...(fs.existsSync(path.join(dir, 'howdah.howdah')) ? fs.readdirSync(path.join(dir, 'howdah.howdah')).map((f) => path.join('howdah.howdah', f)) : []),
+    ];
+    for (const file of files) {
+      const target = path.join(into, session, host, path.basename(file));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(path.join(dir, file), target);
+    }
+  }
+}
+
+/** The server's extension host log folders, `<logs>/<session>/<exthostN>`. */
+function* extensionHostLogDirs() {
   const logs = path.join(e2e.server?.dataDir ?? '', 'logs');
   if (!e2e.server || !fs.existsSync(logs)) return;
   for (const session of fs.readdirSync(logs)) {
     for (const host of fs.readdirSync(path.join(logs, session)).filter((n) => n.startsWith('exthost'))) {
-      const dir = path.join(logs, session, host);
-      const files = [
-        ...(fs.existsSync(path.join(dir, 'remoteexthost.log')) ? ['remoteexthost.log'] : []),
-        ...(fs.existsSync(path.join(dir, 'howdah.howdah')) ? fs.readdirSync(path.join(dir, 'howdah.howdah')).map((f) => path.join('howdah.howdah', f)) : []),
-      ];
-      for (const file of files) {
-        const target = path.join(into, session, host, path.basename(file));
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.copyFileSync(path.join(dir, file), target);
-      }
+      yield { session, host, dir: path.join(logs, session, host) };
     }
   }
 }
@@ -64,23 +70,19 @@ function keepExtensionHostLogs(into) {
  * output: a CI run keeps its log, not test-results/.
  */
 async function printFailureEvidence() {
-  const body = e2e.page?.locator(WEBVIEW_FRAME).first().contentFrame().locator('#active-frame').contentFrame().locator('body');
-  const shown = await body?.innerText({ timeout: 3000 }).catch(() => '(the panel could not be read)');
+  if (!e2e.page) return;
+  const shown = await howdahWebview(e2e.page).locator('body').innerText({ timeout: 3000 }).catch(() => '(the panel could not be read)');
   const log = newestChatLog();
   const lines = (text, n) => text.split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-n).map((l) => `      | ${l}`).join('\n');
-  console.log(`    the panel showed (its last lines):\n${lines(shown ?? '', 25)}`);
+  console.log(`    the panel showed (its last lines):\n${lines(shown, 25)}`);
   if (log) console.log(`    Howdah Chat (${path.basename(path.dirname(path.dirname(log)))}), its last lines:\n${lines(fs.readFileSync(log, 'utf8'), 15)}`);
 }
 
 function newestChatLog() {
-  const logs = path.join(e2e.server?.dataDir ?? '', 'logs');
-  if (!e2e.server || !fs.existsSync(logs)) return undefined;
   const found = [];
-  for (const session of fs.readdirSync(logs)) {
-    for (const host of fs.readdirSync(path.join(logs, session)).filter((n) => n.startsWith('exthost'))) {
-      const file = path.join(logs, session, host, 'howdah.howdah', 'Howdah Chat.log');
-      if (fs.existsSync(file)) found.push({ file, at: fs.statSync(file).mtimeMs });
-    }
+  for (const { dir } of extensionHostLogDirs()) {
+    const file = path.join(dir, 'howdah.howdah', 'Howdah Chat.log');
+    if (fs.existsSync(file)) found.push({ file, at: fs.statSync(file).mtimeMs });
   }
   return found.sort((a, b) => b.at - a.at)[0]?.file;
 }

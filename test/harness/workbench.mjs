@@ -7,8 +7,8 @@ export async function openWorkbench(page, url, timeout = 60000) {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
 }
 
-/** Runs a command by its palette title, e.g. 'Howdah: New Session'. */
-export async function runCommand(page, title) {
+/** Opens the command palette (F1); returns its input. */
+export async function openPalette(page) {
   await page.keyboard.press('Escape');
   // Keys pressed in a webview's frame (the chat view, a walkthrough step's Markdown) reach the workbench only as far
   // as the webview forwards them, and F1 was seen lost there: take the focus back to the workbench first.
@@ -16,6 +16,12 @@ export async function runCommand(page, title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
+  return input;
+}
+
+/** Runs a command by its palette title, e.g. 'Howdah: New Session'. */
+export async function runCommand(page, title) {
+  const input = await openPalette(page);
   await input.fill(`>${title}`);
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10000 });
   await page.keyboard.press('Enter');
@@ -32,6 +38,9 @@ export function howdahActivityItem(page) {
 // after a window reload can come without `purpose` in its address (seen under load).
 export const WEBVIEW_FRAME = `iframe.webview[src*="extensionId=${EXTENSION_ID}"]:not([src*="purpose=webviewPanel"])`;
 
+/** The chat webview's content (a FrameLocator), whether or not the view is shown. */
+export const howdahWebview = (page) => page.frameLocator(WEBVIEW_FRAME).first().frameLocator('#active-frame');
+
 /** Opens the Howdah view from the activity bar; returns a FrameLocator for the chat webview's content. */
 export async function openHowdahView(page, timeout = 60000) {
   const item = howdahActivityItem(page);
@@ -46,7 +55,7 @@ export async function openHowdahView(page, timeout = 60000) {
   }
   // Wait for our page itself inside the webview, not for the iframe's `ready` class: after a window reload the
   // workbench restored the view with its content shown while that class was still missing (seen in CI).
-  const view = page.frameLocator(WEBVIEW_FRAME).first().frameLocator('#active-frame');
+  const view = howdahWebview(page);
   await view.locator('section.transcript').waitFor({ timeout }).catch(async (error) => {
     throw new Error(`${error.message}\n  webview frames: ${await describeWebviewFrames(page)}`);
   });
