@@ -40,6 +40,16 @@ async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
 }
 
+/** Waits for the end of an animated scroll (the browser's Page Up): the position the same over 200 ms. */
+async function scrolled(page) {
+  await page.waitForFunction(async () => {
+    const el = document.querySelector('section.transcript');
+    const before = el.scrollTop;
+    await new Promise((r) => setTimeout(r, 200));
+    return el.scrollTop === before;
+  });
+}
+
 const placeholders = (page) => page.locator('.entry.agent .md-placeholder').count();
 const transcript = (page) => page.locator('section.transcript');
 
@@ -65,6 +75,9 @@ describe('chat webview: virtualised transcript', function () {
     // Scrolled to the top, the first paragraphs are rendered again, exactly.
     await transcript(chat.page).evaluate((el) => { el.scrollTop = 0; });
     await chat.page.waitForFunction(() => document.querySelector('.entry.agent .md-blocks')?.classList.contains('md-placeholder') === false);
+    // (drawn first: a group rendered again is skipped by content-visibility, its innerText empty, until a frame shows it)
+    await settle(chat.page);
+    assert.equal(await transcript(chat.page).evaluate((el) => el.scrollTop), 0, 'still at the top');
     const first = await chat.page.locator('.entry.agent p').first().innerText();
     assert.equal(first, 'Paragraph 0: marker-0 holds bold 0, code0 and link 0 among words that fill the line.');
     assert.equal(await chat.page.locator('.entry.agent strong').first().innerText(), 'bold 0');
@@ -94,6 +107,34 @@ describe('chat webview: virtualised transcript', function () {
     await transcript(chat.page).evaluate((el) => el.querySelector('.entries').append(Object.assign(document.createElement('div'), { style: 'height:3000px' })));
     await settle(chat.page);
     assert.equal(await transcript(chat.page).evaluate((el) => el.scrollTop), top, 'a reader who scrolled up stays where they are');
+  });
+
+  it('lets go of the end on the wheel turned up and on Page Up, while the answer still grows', async function () {
+    await stream(chat.page, longAnswer(200));
+    const view = transcript(chat.page);
+    const grow = () => view.evaluate((el) => el.querySelector('.entries').append(Object.assign(document.createElement('div'), { style: 'height:2000px' })));
+    await view.hover();
+    await chat.page.mouse.wheel(0, -600);
+    await grow();
+    await settle(chat.page);
+    const top = await view.evaluate((el) => el.scrollTop);
+    assert.ok(await view.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight) > 1000, 'the wheel up left the end');
+    await grow();
+    await settle(chat.page);
+    assert.equal(await view.evaluate((el) => el.scrollTop), top, 'and growth does not take the reader back down');
+    // End goes back to the end and follows it again; Page Up lets go again.
+    await view.focus();
+    await chat.page.keyboard.press('End');
+    await grow();
+    await settle(chat.page);
+    assert.ok((await view.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 40, 'End follows the end again');
+    await chat.page.keyboard.press('PageUp');
+    await settle(chat.page);
+    await scrolled(chat.page);
+    const paged = await view.evaluate((el) => el.scrollTop);
+    await grow();
+    await settle(chat.page);
+    assert.equal(await view.evaluate((el) => el.scrollTop), paged, 'Page Up let go of the end');
   });
 
   it('copies a selection of the whole answer with the same text as a page that keeps every block', async function () {

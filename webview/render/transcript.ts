@@ -59,7 +59,8 @@ export class Transcript {
     });
     // Only the reader's own scroll up lets go of the end. A scroll event is dispatched a frame after the scroll, and
     // by then the page may have grown (streamed text, a placeholder rendered at its real height): judged by the gap
-    // alone, the page's own growth would read as the reader leaving the end.
+    // alone, the page's own growth would read as the reader leaving the end. A scroll up that the page made itself
+    // (a shrink clamping the position) is taken as the new position by followEnd before its event comes.
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       const top = el.scrollTop;
@@ -67,6 +68,9 @@ export class Transcript {
       else if (top < this.lastTop) this.stick = false;
       this.lastTop = top;
     });
+    // The wheel turned up lets go at once, before a growing page can take the reader back down.
+    this.element.addEventListener('wheel', (event) => { if (event.deltaY < 0) this.stick = false; }, { passive: true });
+    this.element.addEventListener('keydown', (event) => this.scrollKey(event));
     // Following the end happens here, after the browser's own layout of the frame: reading the scroll height in
     // render() would force a second layout per frame. It also covers content that grows later (images decoding).
     new ResizeObserver(() => this.followEnd()).observe(this.list);
@@ -250,6 +254,30 @@ export class Transcript {
   }
 
   private followEnd(): void {
-    if (this.stick) this.element.scrollTop = this.element.scrollHeight;
+    if (!this.stick) return;
+    this.element.scrollTop = this.element.scrollHeight;
+    this.lastTop = this.element.scrollTop;
+  }
+
+  /**
+   * Home and End on the conversation itself go to its very start or end at once. The browser's own (animated) scroll
+   * of a long answer ends short of them: placeholders rendered on the way change their heights under the animation.
+   * At the top the virtualiser keeps the reader there as groups render (BlockVirtualizer.restore); at the end
+   * followEnd does. The keys keep their meaning in a control (a text field in a form) and with a modifier; a key that
+   * moves up lets go of the end before the browser's scroll event says so.
+   */
+  private scrollKey(event: KeyboardEvent): void {
+    const target = event.target;
+    if (target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
+    // A key that moves up (the browser's scroll, or Alt+↑ / Alt+Home to an earlier message) lets go of the end at once.
+    if (event.key === 'ArrowUp' || event.key === 'PageUp' || (event.key === 'Home' && event.altKey)) {
+      this.stick = false;
+      return;
+    }
+    if ((event.key !== 'Home' && event.key !== 'End') || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    this.stick = event.key === 'End';
+    this.element.scrollTop = event.key === 'End' ? this.element.scrollHeight : 0;
+    this.lastTop = this.element.scrollTop;
   }
 }
