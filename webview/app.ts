@@ -133,9 +133,9 @@ export class ChatApp {
   }
 
   /** What the block virtualiser did (tests and the benchmark). */
-  virtualizerStats(): { placeholders: number; restored: number } {
+  virtualizerStats(): { placeholders: number; restored: number; busy: boolean } {
     const v = this.transcript.virtualizer;
-    return { placeholders: v.placeholdersMade, restored: v.groupsRestored };
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy };
   }
 
   /** Renders now what changed (normally called from the frame callback). */

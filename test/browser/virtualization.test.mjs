@@ -36,7 +36,7 @@ async function stream(page, text, { size = 30_000, entries = [], onPatch } = {})
 
 /** Waits for the page to render everything it was sent and the virtualiser to finish its work. */
 async function settle(page) {
-  await page.waitForFunction(() => window.__howdah.settled());
+  await page.waitForFunction(() => window.__howdah.settled() && !window.__howdah.virtualizer().busy);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
 }
 

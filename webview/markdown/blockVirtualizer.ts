@@ -35,12 +35,21 @@ interface Group {
   near: boolean;
 }
 
+/**
+ * What a group holds when it is handed over: its rendered blocks, or (streamed in far from the viewport) its Markdown
+ * source as a placeholder's text, to become the rendered text when the page is idle.
+ */
+export type GroupStart = 'rendered' | 'source';
+
 export class BlockVirtualizer {
   private readonly groups = new WeakMap<Element, Group>();
   private readonly observer: IntersectionObserver;
   /** Groups whose state should change (rendered far away, or a placeholder come near). */
   private readonly queue = new Set<Group>();
   private scheduled: ReturnType<typeof setTimeout> | undefined;
+  /** Placeholders still holding their Markdown source, oldest first (see polish). */
+  private readonly unpolished = new Set<Group>();
+  private idle: number | undefined;
   enabled = true;
   /** Placeholders made and groups rendered again since the page started (tests and the benchmark read them). */
   placeholdersMade = 0;
@@ -70,13 +79,20 @@ export class BlockVirtualizer {
   }
 
   /**
-   * A completed group that will not change again; `render` gives its content anew. Not `rendered`: it was made as a
-   * placeholder holding its text (class md-placeholder md-unmeasured, at the height of that text), rendered when near.
+   * A completed group that will not change again; `render` gives its content anew. `source`: it was made as a
+   * placeholder holding its Markdown source (class md-placeholder md-unmeasured, at the height of that text), rendered
+   * when near, and given its rendered text when the page is idle.
    */
-  add(element: HTMLElement, render: () => DocumentFragment, rendered = true): void {
+  add(element: HTMLElement, render: () => DocumentFragment, start: GroupStart = 'rendered'): void {
+    const rendered = start === 'rendered';
     if (!this.enabled && rendered) return;
-    this.groups.set(element, { element, render, rendered, near: rendered });
+    const group: Group = { element, render, rendered, near: rendered };
+    this.groups.set(element, group);
     this.observer.observe(element);
+    if (!rendered) {
+      this.unpolished.add(group);
+      this.polishWhenIdle();
+    }
   }
 
   /** The group is gone (its message started over). */
@@ -85,6 +101,7 @@ export class BlockVirtualizer {
     if (!group) return;
     this.groups.delete(element);
     this.queue.delete(group);
+    this.unpolished.delete(group);
     this.observer.unobserve(element);
   }
 
@@ -135,9 +152,33 @@ export class BlockVirtualizer {
     return text;
   }
 
-  /** Work waits (groups to replace or render again). */
+  /** Work waits (groups to replace or render again, placeholders to be given their rendered text). */
   get busy(): boolean {
-    return this.queue.size > 0;
+    return this.queue.size > 0 || this.unpolished.size > 0;
+  }
+
+  private polishWhenIdle(): void {
+    if (this.idle === undefined && this.unpolished.size > 0) this.idle = requestIdleCallback((idle) => this.polish(idle));
+  }
+
+  /**
+   * In the page's idle time, placeholders that hold their Markdown source get the text the rendered group shows
+   * (markdown-it's, without layout), so find sees the words the reader will see (`**bold**` is found as "bold").
+   * Never in a frame the stream needs: a 10 MiB answer is seconds of parsing, done after the answer is visible.
+   */
+  private polish(idle: IdleDeadline): void {
+    this.idle = undefined;
+    const started = performance.now();
+    for (const group of this.unpolished) {
+      if (idle.timeRemaining() < 1 || performance.now() - started > SLICE_MS) break;
+      // a find match in it would lose its selection: left for a later idle time
+      if (holdsSelection(group.element)) continue;
+      this.unpolished.delete(group);
+      // rendered meanwhile: its placeholder, if it goes far again, is made from its rendered text
+      if (group.rendered || !group.element.isConnected) continue;
+      group.element.replaceChildren(group.render().textContent ?? '');
+    }
+    this.polishWhenIdle();
   }
 
   private seen(entries: IntersectionObserverEntry[]): void {

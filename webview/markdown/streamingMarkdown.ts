@@ -2,6 +2,7 @@ import { stripAnsi } from '../../src/shared/textSafety';
 import { prose } from '../dom';
 import { BlockBoundaryScanner } from './blockBoundary';
 import type { BlockVirtualizer } from './blockVirtualizer';
+import { deadline, FRAME_BUDGET_MS } from './frameBudget';
 import { createMarkdown, type Markdown } from './markdownIt';
 
 /**
@@ -18,12 +19,6 @@ const GROUP_SIZE = 8 * 1024;
 export const OPEN_BLOCK_LIMIT = 32 * 1024;
 /** Completed Markdown is rendered in slices of about this many characters (a block longer than that goes whole). */
 const SLICE = 4 * 1024;
-/**
- * Time (ms) spent rendering completed Markdown per frame and message. A burst (a slow frame, a flood of patches, the
- * host's backlog at the end of a turn) is taken this much at a time in the following frames, so no frame parses and
- * lays out a burst at once, and the page keeps up with however fast the agent writes as far as the machine can.
- */
-export const FRAME_BUDGET_MS = 8;
 /**
  * Of the completed Markdown taken in one go, only the last this many characters are rendered as DOM; what comes
  * before goes straight into placeholders holding its text (see blockVirtualizer.ts), rendered when it comes near the
@@ -142,14 +137,15 @@ export class StreamingMarkdown {
   }
 
   private advance(budgetMs: number): void {
-    const started = performance.now();
+    const end = deadline(budgetMs);
     let last = this.scanner.scan(this.pending);
+    // (one slice at least, however little the frame has left: every frame makes progress)
     while (last > 0) {
       const asText = this.virtualizer?.enabled === true && last > RICH_TAIL;
       const cut = this.scanner.cutWithin(0, asText ? Math.min(TEXT_SLICE, last - RICH_TAIL) : SLICE);
       this.commit(cut, asText);
       last -= cut;
-      if (performance.now() - started >= budgetMs) break;
+      if (performance.now() >= end) break;
     }
     if (last > 0) {
       // blocks are still waiting: the open block is shown once they are (a frame or two later)
@@ -185,8 +181,10 @@ export class StreamingMarkdown {
     const slice = this.pending.slice(0, cut);
     if (!asText) this.group.append(renderMarkdown(slice));
     else {
-      // one text node per group (find's matches are mapped back by offset in it): no layout, no elements
-      const text = renderMarkdown(slice).textContent ?? '';
+      // One text node per group (find's matches are mapped back by offset in it): no layout, no elements. While the
+      // answer streams it is the Markdown source itself: parsing it here cost more than the frames had, and the
+      // reader at the end sees none of it. The virtualiser turns it into the rendered text when the page is idle.
+      const text = stripAnsi(slice);
       const node = this.group.firstChild;
       if (node instanceof Text) node.appendData(text);
       else this.group.append(text);
@@ -212,7 +210,7 @@ export class StreamingMarkdown {
     const text = this.groupSlices.join('');
     this.groupSlices = [];
     this.groupTexts.push(text);
-    this.virtualizer?.add(group, () => renderMarkdown(text), !this.groupAsText);
+    this.virtualizer?.add(group, () => renderMarkdown(text), this.groupAsText ? 'source' : 'rendered');
   }
 
   /**

@@ -2,6 +2,7 @@ import type { EntryView } from '../../src/shared/protocol';
 import type { Announcer } from '../announcer';
 import { h, icon } from '../dom';
 import { BlockVirtualizer } from '../markdown/blockVirtualizer';
+import { beginFrame, endFrame } from '../markdown/frameBudget';
 import type { StoreChanges, TranscriptStore } from '../store';
 import type { Post } from './contentBlocks';
 import { createEntryRenderer, ElicitationEntry, type EntryRenderer } from './entries';
@@ -82,6 +83,15 @@ export class Transcript {
   }
 
   render(changes: StoreChanges, focusPermissions: boolean): void {
+    beginFrame();
+    try {
+      this.renderFrame(changes, focusPermissions);
+    } finally {
+      endFrame();
+    }
+  }
+
+  private renderFrame(changes: StoreChanges, focusPermissions: boolean): void {
     const store = this.store;
     for (const renderer of this.backlogged) {
       if (renderer.element.isConnected) renderer.drain?.();
