@@ -181,6 +181,12 @@ describe('chat webview: virtualised transcript', function () {
       const found = await chat.page.evaluate((word) => window.find(word, false, false, true), `marker-${i} holds`);
       assert.equal(found, true, `marker-${i} found`);
     }
+    // as the reader sees it, without the Markdown around the words (groups that streamed in far away held their
+    // source until the page was idle)
+    for (const i of [40, 700]) {
+      const found = await chat.page.evaluate((words) => window.find(words, false, false, true), `holds bold ${i}, code${i} and link ${i} among`);
+      assert.equal(found, true, `paragraph ${i} found as shown`);
+    }
     // The last match is rendered once scrolled into view, and stays selected there: find next goes on from it.
     await chat.page.evaluate(() => { document.getSelection().collapse(document.body, 0); });
     assert.equal(await chat.page.evaluate(() => window.find('marker-5 holds', false, false, true)), true);
