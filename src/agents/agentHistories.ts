@@ -132,7 +132,7 @@ const keyOf = (agentId: string, cwd: string) => `${agentId}\n${cwd}`;
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('timed out'));
+    const onAbort = () => reject(new Error(l10n.t('timed out')));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -80,6 +80,6 @@ export function agentPickRow(view: AgentChoiceView, state: string): { label: str
   return {
     label: view.name,
     description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
-    detail: [view.description, view.detail, view.commandLine && `Command: ${view.commandLine}`].filter(Boolean).join(' — '),
+    detail: [view.description, view.detail, view.commandLine && l10n.t('Command: {0}', view.commandLine)].filter(Boolean).join(' — '),
   };
 }

@@ -174,11 +174,11 @@ export async function prepareCommand(dest: string, cmd: string): Promise<string>
   try {
     real = await fs.promises.realpath(file);
   } catch {
-    throw new Error(`The download does not contain the agent's command "${cmd}".`);
+    throw new Error(l10n.t('The download does not contain the agent\'s command "{0}".', cmd));
   }
   if (!isInside(await fs.promises.realpath(dest), real)) throw new UnsafeArchiveError(cmd, l10n.t('is a link to a file outside the install folder'));
   const stat = await fs.promises.stat(real);
-  if (!stat.isFile()) throw new Error(`The agent's command "${cmd}" is not a file in the download.`);
+  if (!stat.isFile()) throw new Error(l10n.t('The agent\'s command "{0}" is not a file in the download.', cmd));
   if (process.platform !== 'win32') await fs.promises.chmod(real, stat.mode | 0o755);
   return rel;
 }

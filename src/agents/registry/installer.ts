@@ -150,7 +150,7 @@ export class AgentInstaller {
 
   /** Deletes one version, or (without one) the agent's whole folder. */
   async remove(id: string, version?: string): Promise<void> {
-    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(id) || (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/.test(version))) throw new Error(`Not an installed agent: ${id} ${version ?? ''}`);
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(id) || (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/.test(version))) throw new Error(l10n.t('Not an installed agent: {0} {1}', id, version ?? ''));
     await fs.promises.rm(this.dirOf(id, version), { recursive: true, force: true });
   }
 }

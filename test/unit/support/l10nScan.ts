@@ -33,7 +33,6 @@ export const NOT_TRANSLATED: ReadonlyArray<{ readonly file: string; readonly tex
   { file: 'src/shared/elicitationSchema.ts', text: 'requestedSchema is not an object schema with properties: {0}', why: 'answered to the agent as the reason its request was refused (invalid params)' },
   { file: 'src/edits/reviewActions.ts', text: 'Refused path {0}: it is now a symbolic link.', why: 'the reason a refused write is answered to the agent with' },
   { file: 'src/agents/managedSession.ts', text: 'session {0}', why: 'the name of the session\'s disposal scope, for leak reports' },
-  { file: 'src/panel/editorContext.ts', text: 'the workspace', why: 'part of the problems text sent to the agent' },
   { file: 'src/panel/promptBlocks.ts', text: 'problems', why: 'the @-mention keyword the user types (`@problems`), like a command name' },
   { file: 'src/agents/agentLauncher.ts', text: 'Howdah', why: 'the client name sent to the agent in `initialize` (clientInfo), not shown in VS Code' },
   { file: 'src/acp/errors.ts', text: 'Message of at least {0} bytes exceeds the {1}-byte limit and was dropped', why: 'a framing error of the protocol layer: written to the log and answered to the agent, not shown' },
@@ -57,7 +56,7 @@ const SHOWN_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', '
 /** The host's own helpers whose first argument is a message shown to the user (an error notification, an Undo offer). */
 const MESSAGE_HELPERS = new Set(['fail', 'offerUndo']);
 /** Functions whose result is shown to the user as it is (a form field's error, why an agent did not start). */
-const USER_TEXT_FUNCTIONS = new Set(['fieldError', 'describeStartFailure', 'toStartFailure']);
+const USER_TEXT_FUNCTIONS = new Set(['fieldError', 'describeStartFailure', 'toStartFailure', 'howItEnded', 'describeCounts', 'whereFound', 'diskProblem', 'networkReason', 'whyUnrecorded', 'formatBytes']);
 /**
  * In the page, a literal that reads like prose (a capitalised word, or two words) is text for a person wherever it
  * stands, except in these calls (selectors, class names, events, developer messages)…
@@ -83,6 +82,7 @@ const HOST_PROSE_FILES = [
   'src/agents/registry/archive.ts', 'src/agents/registry/archivePaths.ts', 'src/agents/registry/download.ts', 'src/agents/registry/installErrors.ts', 'src/agents/registry/installer.ts', 'src/agents/registry/packageManagers.ts',
   'src/agents/agentHistories.ts', 'src/agents/agentStarter.ts', 'src/agents/historyPicker.ts', 'src/agents/statusBar.ts', 'src/agents/startQuestions.ts', 'src/agents/startFailure.ts', 'src/agents/slowStarts.ts', 'src/agents/signInStatus.ts', 'src/agents/crashNotice.ts', 'src/agents/agentLog.ts', 'src/agents/protocolLogView.ts', 'src/agents/signInStates.ts',
   'src/terminals/commandRules.ts', 'src/terminals/commandClassifier.ts', 'src/terminals/shellWords.ts', 'src/terminals/shellSyntax.ts', 'src/terminals/commandUnwrap.ts',
+  'src/session/session.ts', 'src/edits/editsStorage.ts', 'src/edits/changeTracker.ts', 'src/agents/registry/registryFetch.ts', 'src/terminals/terminalOutputModel.ts',
   'src/workspace/sensitivePaths.ts', 'src/edits/turnSnapshots.ts', 'src/edits/turnOutcomes.ts', 'src/edits/fileAccess.ts', 'src/panel/problemsText.ts', 'src/session/restartPolicy.ts', 'src/session/pastSessions.ts',
 ];
 
@@ -217,7 +217,7 @@ export function scanSource(file: string, text: string): Finding[] {
   visit(source);
   if (proseEverywhere) {
     const prose = (node: ts.Node): void => {
-      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && PROSE.test(messageOf(node)) && !found.has(node) && isPageText(node)) found.set(node, 'prose in the page');
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && PROSE.test(messageOf(node)) && !found.has(node) && isPageText(node, inPage)) found.set(node, 'prose in the page');
       ts.forEachChild(node, prose);
     };
     prose(source);
@@ -231,7 +231,7 @@ export function scanSource(file: string, text: string): Finding[] {
 }
 
 /** Whether a literal in the page is text for a person: not markup, a selector, an event, a key, a comparison or a developer message. */
-function isPageText(node: ts.Node): boolean {
+function isPageText(node: ts.Node, inPage: boolean): boolean {
   if (insideTranslatorCall(node) && insideTranslatorCallAsMessage(node)) return false;
   // HTML markup (the Markdown renderer's code-block frame): its words are wrapped where they are built.
   if (/^\s*</.test(messageOf(node as TextLiteral))) return false;
@@ -253,6 +253,8 @@ function isPageText(node: ts.Node): boolean {
     if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       if (n.expression === child) return false;
       const name = calleeName(n);
+      // On the host, an Error thrown from a file of user text is what a notification or the panel shows.
+      if (!inPage && name === 'Error' && ts.isNewExpression(n)) return true;
       if (name && PAGE_NON_TEXT_CALLS.has(name)) return false;
       if (name === 'setAttribute') return n.arguments?.[0] !== child && SHOWN_ATTRIBUTES.has(ts.isStringLiteral(n.arguments![0]) ? n.arguments![0].text : '');
       if (name === 'h' && n.arguments?.[0] === child) return false;
