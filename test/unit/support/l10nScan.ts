@@ -82,7 +82,7 @@ const HOST_PROSE_FILES = [
   'src/agents/registry/archive.ts', 'src/agents/registry/archivePaths.ts', 'src/agents/registry/download.ts', 'src/agents/registry/installErrors.ts', 'src/agents/registry/installer.ts', 'src/agents/registry/packageManagers.ts',
   'src/agents/agentHistories.ts', 'src/agents/agentStarter.ts', 'src/agents/historyPicker.ts', 'src/agents/statusBar.ts', 'src/agents/startQuestions.ts', 'src/agents/startFailure.ts', 'src/agents/slowStarts.ts', 'src/agents/signInStatus.ts', 'src/agents/crashNotice.ts', 'src/agents/agentLog.ts', 'src/agents/protocolLogView.ts', 'src/agents/signInStates.ts',
   'src/terminals/commandRules.ts', 'src/terminals/commandClassifier.ts', 'src/terminals/shellWords.ts', 'src/terminals/shellSyntax.ts', 'src/terminals/commandUnwrap.ts',
-  'src/session/session.ts', 'src/edits/editsStorage.ts', 'src/edits/changeTracker.ts', 'src/agents/registry/registryFetch.ts', 'src/terminals/terminalOutputModel.ts',
+  'src/agents/agentDefinitions.ts', 'src/session/session.ts', 'src/edits/editsStorage.ts', 'src/edits/changeTracker.ts', 'src/agents/registry/registryFetch.ts', 'src/terminals/terminalOutputModel.ts',
   'src/workspace/sensitivePaths.ts', 'src/edits/turnSnapshots.ts', 'src/edits/turnOutcomes.ts', 'src/edits/fileAccess.ts', 'src/panel/problemsText.ts', 'src/session/restartPolicy.ts', 'src/session/pastSessions.ts',
 ];
 
