@@ -103,7 +103,7 @@ export class AgentInstalls implements vscode.Disposable {
               if (step.received !== undefined) {
                 const increment = step.total ? ((step.received - reported) / step.total) * 100 : undefined;
                 reported = step.received;
-                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? (' ' + vscode.l10n.t('of {0}', formatBytes(step.total))) : ''}`, increment });
+                progress.report({ message: step.total ? vscode.l10n.t('{0}: {1} of {2}', step.message, formatBytes(step.received), formatBytes(step.total)) : `${step.message}: ${formatBytes(step.received)}`, increment });
               } else progress.report({ message: step.message });
             },
           });
