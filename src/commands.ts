@@ -92,7 +92,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Com
     'howdah.allowFolderForAgent': async (key?: unknown) => {
       const target = typeof key === 'string' ? key : manager.active?.key;
       if (!target || !edits.follows(target)) return void vscode.window.showInformationMessage(vscode.l10n.t('Howdah: start a session first.'));
-      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: 'Let the Agent Use' });
+      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: vscode.l10n.t('Let the Agent Use') });
       for (const uri of picked ?? []) edits.addRoot(target, uri.fsPath);
       return picked?.length ?? 0;
     },

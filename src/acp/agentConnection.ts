@@ -5,6 +5,7 @@ import { AcpConnection, type ClientInfo } from './connection';
 import { ConnectionClosedError, type StopCause } from './errors';
 import type { TraceEvent } from './jsonRpc';
 import type { InitializeResult } from './schema/agentMethods';
+import * as l10n from '@vscode/l10n';
 
 export interface AgentConnectionOptions {
   /** For messages: the agent's display name. */
@@ -99,14 +100,17 @@ export class AgentConnection {
   private closedError(info: ExitInfo): ConnectionClosedError {
     const how = howItEnded(info);
     const tail = this.process.stderrTail(20);
+    // The message is what a notification or the panel shows when the agent is gone.
     const message = this.stopCause
-      ? `${this.options.name} was stopped`
-      : `${this.options.name} ${how}${tail.length ? `. Last output:\n${tail.join('\n')}` : ''}`;
+      ? l10n.t('{0} was stopped', this.options.name)
+      : tail.length
+        ? l10n.t('{0} {1}. Last output:\n{2}', this.options.name, how, tail.join('\n'))
+        : l10n.t('{0} {1}', this.options.name, how);
     return new ConnectionClosedError(message, info.code, info.signal, this.process.stderrTail(), this.stopCause);
   }
 }
 
 /** How an agent's process ended, after its name: "exited with code 1", "was killed by SIGKILL", "could not be started". */
 export function howItEnded(info: ExitInfo): string {
-  return info.signal ? `was killed by ${info.signal}` : info.code === null ? 'could not be started' : `exited with code ${info.code}`;
+  return info.signal ? l10n.t('was killed by {0}', info.signal) : info.code === null ? l10n.t('could not be started') : l10n.t('exited with code {0}', info.code);
 }

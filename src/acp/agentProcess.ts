@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineSplitter } from './lineFraming';
+import * as l10n from '@vscode/l10n';
 
 export interface LaunchSpec {
   command: string;
@@ -42,7 +43,7 @@ export class AgentProcess {
     const stderr = new LineSplitter(
       {
         line: (text) => {
-          const line = text.length > STDERR_LINE_MAX ? `${text.slice(0, STDERR_LINE_MAX)}… (${text.length} chars)` : text;
+          const line = text.length > STDERR_LINE_MAX ? l10n.t('{0}… ({1} chars)', text.slice(0, STDERR_LINE_MAX), text.length) : text;
           this.tail.push(line);
           if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
           onStderrLine(line);

@@ -87,7 +87,7 @@ export class AcpConnection {
     const raw = await this.rpc.request(entry.method, params, signal);
     const parsed = (entry.result as z.ZodType).safeParse(raw);
     if (!parsed.success) {
-      throw new RpcError(-32603, `The agent's answer to ${entry.method} is invalid: ${z.prettifyError(parsed.error)}`, raw);
+      throw new RpcError(-32603, l10n.t("The agent's answer to {0} is invalid: {1}", entry.method, z.prettifyError(parsed.error)), raw);
     }
     return parsed.data as ResultOf<M>;
   }

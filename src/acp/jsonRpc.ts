@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, MessageTooLargeError, RpcError } from './errors';
 import { LineSplitter, MAX_LINE_BYTES } from './lineFraming';
 import { MessageWriter } from './messageWriter';
+import * as l10n from '@vscode/l10n';
 
 export type RequestId = number | string;
 
@@ -132,7 +133,7 @@ export class JsonRpcConnection {
    * Closes (every pending request rejects with `error`) and stops reading: the input's listeners are removed, so
    * nothing of this connection stays reachable from a stream that lives on.
    */
-  dispose(error: Error = new Error('The connection was disposed')): void {
+  dispose(error: Error = new Error(l10n.t('The connection was disposed'))): void {
     this.close(error);
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
@@ -212,7 +213,7 @@ export class JsonRpcConnection {
       pending.reject(
         new RpcError(
           typeof e.code === 'number' ? e.code : ErrorCode.internalError,
-          typeof e.message === 'string' ? e.message : `${pending.method} failed`,
+          typeof e.message === 'string' ? e.message : l10n.t('{0} failed', pending.method),
           e.data,
         ),
       );

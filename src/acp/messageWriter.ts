@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Serialises outgoing messages onto a stream: each message is one `write` of one line, so two messages never
@@ -16,7 +17,7 @@ export class MessageWriter {
       this.flush();
     });
     stream.on('error', (error) => this.fail(error));
-    stream.on('close', () => this.fail(new Error('The agent closed its input')));
+    stream.on('close', () => this.fail(new Error(l10n.t('The agent closed its input'))));
   }
 
   /** Queues one message; resolves once the stream accepted it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as l10n from '@vscode/l10n';
 
 /** An agent the user can start: from `howdah.agents` (and, later, the built-in catalog). */
 export interface AgentDefinition {
@@ -24,7 +25,7 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
   const agents: AgentDefinition[] = [];
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { agents, problems };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { agents, problems: ['howdah.agents must be an object keyed by agent id'] };
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { agents, problems: [l10n.t('howdah.agents must be an object keyed by agent id')] };
   for (const [id, value] of Object.entries(raw)) {
     const parsed = AgentSetting.safeParse(value);
     if (!parsed.success) {

@@ -5,6 +5,7 @@ import type { AgentHistory } from '../session/pastSessions';
 import type { AgentLog } from './agentLog';
 import type { AgentRegistry, KnownAgent } from './agentRegistry';
 import type { AgentStarter } from './agentStarter';
+import * as l10n from '@vscode/l10n';
 
 /** Pages read per ask: a long history shows its newest sessions at once and the rest on "Load more". */
 const PAGES_PER_ASK = 5;
@@ -95,7 +96,7 @@ export class AgentHistories {
     try {
       started = await abortable(starting, timeout.signal);
       if (!started.connection.acp.supports('listSessions')) return undefined;
-      log.info(`Asking ${agent.name} for its sessions in ${cwd} (Open Past Session).`);
+      log.info(l10n.t('Asking {0} for its sessions in {1} (Open Past Session).', agent.name, cwd));
       return await this.pages(agent, started.connection.acp, cwd, cursor, timeout.signal);
     } catch (error) {
       const problem = describe(agent, error, timeout.signal.aborted && this.limits.timeoutMs);
@@ -131,7 +132,7 @@ const keyOf = (agentId: string, cwd: string) => `${agentId}\n${cwd}`;
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('timed out'));
+    const onAbort = () => reject(new Error(l10n.t('timed out')));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
@@ -139,7 +140,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function describe(agent: KnownAgent, error: unknown, timedOutAfter: number | false): string {
-  if (timedOutAfter) return `${agent.name} did not answer within ${timedOutAfter / 1000} s.`;
-  if (error instanceof RpcError && error.code === ErrorCode.authRequired) return `Sign in to ${agent.name} to see its sessions.`;
+  if (timedOutAfter) return l10n.t('{0} did not answer within {1} s.', agent.name, timedOutAfter / 1000);
+  if (error instanceof RpcError && error.code === ErrorCode.authRequired) return l10n.t('Sign in to {0} to see its sessions.', agent.name);
   return error instanceof Error ? error.message : String(error);
 }

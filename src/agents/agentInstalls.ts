@@ -103,7 +103,7 @@ export class AgentInstalls implements vscode.Disposable {
               if (step.received !== undefined) {
                 const increment = step.total ? ((step.received - reported) / step.total) * 100 : undefined;
                 reported = step.received;
-                progress.report({ message: `${step.message}: ${formatBytes(step.received)}${step.total ? (' ' + vscode.l10n.t('of {0}', formatBytes(step.total))) : ''}`, increment });
+                progress.report({ message: step.total ? vscode.l10n.t('{0}: {1} of {2}', step.message, formatBytes(step.received), formatBytes(step.total)) : `${step.message}: ${formatBytes(step.received)}`, increment });
               } else progress.report({ message: step.message });
             },
           });
@@ -140,7 +140,7 @@ export class AgentInstalls implements vscode.Disposable {
 
   /** Deletes an agent's folder (every version). Refused while a session runs it. */
   async remove(id: string): Promise<void> {
-    if (this.inUse(id)) throw new Error('a session is running it; close that session first');
+    if (this.inUse(id)) throw new Error(vscode.l10n.t('a session is running it; close that session first'));
     await this.installer.remove(id);
     this.installs = await this.installer.list();
     this.changed.fire();
@@ -164,5 +164,5 @@ export class AgentInstalls implements vscode.Disposable {
 }
 
 function formatBytes(n: number): string {
-  return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return n < 1024 * 1024 ? vscode.l10n.t('{0} KB', (n / 1024).toFixed(0)) : vscode.l10n.t('{0} MB', (n / 1024 / 1024).toFixed(1));
 }

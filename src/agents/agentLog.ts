@@ -11,7 +11,7 @@ export class AgentLog implements vscode.Disposable {
   private readonly recent: string[] = [];
 
   constructor(agentName: string) {
-    this.channel = vscode.window.createOutputChannel(`Howdah: ${agentName}`, { log: true });
+    this.channel = vscode.window.createOutputChannel(vscode.l10n.t('Howdah: {0}', agentName), { log: true });
   }
 
   stderr(line: string): void {

@@ -10,7 +10,7 @@ function item(availability: AgentAvailability): Item {
   const { agent, installed, update, signIn } = availability;
   const view = agentChoice(agent, installed, update, signIn);
   const signedIn = signIn === 'signed-in' ? vscode.l10n.t('signed in') : signIn === 'signed-out' ? vscode.l10n.t('not signed in') : undefined;
-  const state = [update ? `update to ${update}` : installed ? undefined : view.canInstall ? 'not installed' : undefined, signedIn].filter(Boolean).join(', ');
+  const state = [update ? vscode.l10n.t('update to {0}', update) : installed ? undefined : view.canInstall ? vscode.l10n.t('not installed') : undefined, signedIn].filter(Boolean).join(', ');
   return {
     ...agentPickRow(view, state),
     ...(view.icon ? { iconPath: vscode.Uri.parse(view.icon) } : {}),

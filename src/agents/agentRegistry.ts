@@ -187,7 +187,7 @@ export class AgentRegistry {
   async remove(agentId: string): Promise<void> {
     const agent = this.find(agentId);
     if (agent?.account && this.sources?.accounts) return this.sources.accounts.remove(agentId);
-    if (!agent?.installed || !this.sources) throw new Error(`${agentId} is not installed in Howdah's storage`);
+    if (!agent?.installed || !this.sources) throw new Error(vscode.l10n.t("{0} is not installed in Howdah's storage", agentId));
     await this.sources.installs.remove(agent.installed.id);
   }
 

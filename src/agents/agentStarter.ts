@@ -54,7 +54,7 @@ export class AgentStarter {
       scope.dispose();
       const fallback = agent.catalog?.fallbackArgs;
       if (fallback && args !== fallback && error instanceof ConnectionClosedError && rejectedArguments(error.stderrTail)) {
-        log.info(`${agent.name} rejected ${args.join(' ')}; trying ${fallback.join(' ')} (older versions).`);
+        log.info(vscode.l10n.t('{0} rejected {1}; trying {2} (older versions).', agent.name, args.join(' '), fallback.join(' ')));
         return this.start(agent, cwd, log, fallback);
       }
       throw error;
@@ -74,13 +74,13 @@ export class AgentStarter {
           return { value: await call(current), started: current };
         } catch (error) {
           if (!(error instanceof RpcError) || error.code !== ErrorCode.authRequired) throw error;
-          log.info(`${agent.name} needs a sign-in: ${error.message}`);
+          log.info(vscode.l10n.t('{0} needs a sign-in: {1}', agent.name, error.message));
           const methods = current.init.authMethods;
           const choices = signInChoices(agent, methods, true);
           lifecycle.signingIn();
           const answer = await this.signIns.ask({ agentId: agent.id, agentName: agent.name, message: error.message, choices }).finally(() => lifecycle.signedIn());
           const connection = current.connection;
-          if (!answer) throw markStep(new Error(`Signing in to ${agent.name} was cancelled.`), 'authenticate', connection);
+          if (!answer) throw markStep(new Error(vscode.l10n.t('Signing in to {0} was cancelled.', agent.name)), 'authenticate', connection);
           const outcome = await carryOutSignIn(answer, agent, current.spec, methods, async (params) => {
             await during('authenticate', connection, () => this.slowStarts.run(agent.name, 'authenticate', (signal) => connection.acp.call('authenticate', params, signal)));
           });

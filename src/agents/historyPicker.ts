@@ -109,11 +109,11 @@ function itemsOf(groups: PastSessionGroup[], manager: SessionManager, byId: Map<
 }
 
 function rowItem(row: PastSessionRow, manager: SessionManager, saved: PersistedSession | undefined): Item {
-  const where = row.saved && row.listedByAgent ? 'saved by Howdah, listed by the agent' : row.saved ? 'saved by Howdah' : 'listed by the agent';
+  const where = row.saved && row.listedByAgent ? vscode.l10n.t('saved by Howdah, listed by the agent') : row.saved ? vscode.l10n.t('saved by Howdah') : vscode.l10n.t('listed by the agent');
   return {
     label: row.title,
     description: row.updatedAt ? when(row.updatedAt) : undefined,
-    detail: [row.saved ? `${row.saved.entryCount} entries` : undefined, where].filter(Boolean).join(' · '),
+    detail: [row.saved ? vscode.l10n.t('{0} entries', row.saved.entryCount) : undefined, where].filter(Boolean).join(' · '),
     run: async () => {
       const title = row.title !== row.sessionId && row.title !== UNTITLED ? row.title : undefined;
       await manager.openPast({ agentId: row.agentId, sessionId: row.sessionId, cwd: row.cwd, ...(title ? { title } : {}), ...(saved ? { saved } : {}) });

@@ -27,7 +27,7 @@ function page(entries: TimelineEntry[], dropped: number, scriptNonce: string): s
   const problems = entries.filter((e) => e.problems.length).length;
   const start = entries[0]?.time ?? Date.now();
   const rows = entries.map((e) => row(e, start)).join('');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+  return `<!DOCTYPE html><html lang="${escape(vscode.env.language)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${scriptNonce}'; script-src 'nonce-${scriptNonce}';">
 <style nonce="${scriptNonce}">
 body{font-family:var(--vscode-editor-font-family);font-size:var(--vscode-editor-font-size);color:var(--vscode-foreground);padding:0 12px}
@@ -41,10 +41,10 @@ summary{cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis
 .problem{color:var(--vscode-editorWarning-foreground);margin:2px 0 2px 2em}
 pre{white-space:pre-wrap;word-break:break-all;margin:4px 0 4px 2em;background:var(--vscode-textCodeBlock-background);padding:6px}
 </style></head><body>
-<header><input type="search" id="filter" aria-label="Filter messages" placeholder="Filter by method, id or text">
-<label><input type="checkbox" id="onlyProblems"> Only problems (${problems})</label>
-<button id="refresh">Refresh</button></header>
-<p>${entries.length} messages${dropped ? `, ${dropped} older ones no longer kept` : ''}. → sent to the agent, ← received, ⚠ warning.</p>
+<header><input type="search" id="filter" aria-label="${escape(vscode.l10n.t('Filter messages'))}" placeholder="${escape(vscode.l10n.t('Filter by method, id or text'))}">
+<label><input type="checkbox" id="onlyProblems"> ${escape(vscode.l10n.t('Only problems ({0})', problems))}</label>
+<button id="refresh">${escape(vscode.l10n.t('Refresh'))}</button></header>
+<p>${escape(dropped ? vscode.l10n.t('{0} messages, {1} older ones no longer kept. → sent to the agent, ← received, ⚠ warning.', entries.length, dropped) : vscode.l10n.t('{0} messages. → sent to the agent, ← received, ⚠ warning.', entries.length))}</p>
 <main id="rows">${rows}</main>
 <script nonce="${scriptNonce}">
 const vscode = acquireVsCodeApi();
@@ -64,7 +64,7 @@ document.getElementById('refresh').addEventListener('click', () => vscode.postMe
 function row(e: TimelineEntry, start: number): string {
   const arrow = e.direction === 'send' ? '→' : e.direction === 'receive' ? '←' : '⚠';
   const body = typeof e.message === 'string' ? e.message : JSON.stringify(redact(e.message), null, 2);
-  const shown = body.length > BODY_PREVIEW_CHARS ? `${body.slice(0, BODY_PREVIEW_CHARS)}\n… (${body.length - BODY_PREVIEW_CHARS} more characters)` : body;
+  const shown = body.length > BODY_PREVIEW_CHARS ? vscode.l10n.t('{0}\n… ({1} more characters)', body.slice(0, BODY_PREVIEW_CHARS), body.length - BODY_PREVIEW_CHARS) : body;
   const id = e.id !== undefined ? ` #${escape(String(e.id))}` : '';
   const update = e.method === 'session/update' ? ` ${escape(String(((e.message as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate) ?? ''))}` : '';
   return `<details class="${e.problems.length ? 'bad' : ''}"><summary><span class="dir">${arrow}</span><span class="t">+${((e.time - start) / 1000).toFixed(3)}s</span> ${escape(e.method)}${update}${id} <span class="size">(${e.bytes} B)</span>${e.problems.length ? ' ⚠' : ''}</summary>${e.problems

@@ -19,7 +19,7 @@ export class RegistryService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly log = vscode.window.createOutputChannel('Howdah: Agent Registry', { log: true });
+  private readonly log = vscode.window.createOutputChannel(vscode.l10n.t('Howdah: Agent Registry'), { log: true });
   private inFlight: Promise<string> | undefined;
   private readonly abort = new AbortController();
   private readonly cacheFile: string;
@@ -58,9 +58,9 @@ export class RegistryService implements vscode.Disposable {
 
   /** Where the list came from, for the user: "the registry fetched …", "the copy cached …", "the snapshot …". */
   describeSource(): string {
-    const when = this.from.at ? new Date(this.from.at).toISOString().slice(0, 16).replace('T', ' ') : 'unknown';
-    if (this.from.kind === 'snapshot') return `the registry snapshot shipped with Howdah (${when})`;
-    return `${this.from.url} (${this.from.kind === 'network' ? 'fetched' : 'cached'} ${when} UTC)`;
+    const when = this.from.at ? new Date(this.from.at).toISOString().slice(0, 16).replace('T', ' ') : vscode.l10n.t('unknown');
+    if (this.from.kind === 'snapshot') return vscode.l10n.t('the registry snapshot shipped with Howdah ({0})', when);
+    return this.from.kind === 'network' ? vscode.l10n.t('{0} (fetched {1} UTC)', this.from.url ?? '', when) : vscode.l10n.t('{0} (cached {1} UTC)', this.from.url ?? '', when);
   }
 
   /**
@@ -80,7 +80,7 @@ export class RegistryService implements vscode.Disposable {
         const cache: CachedRegistry = { url, fetchedAt: Date.now(), registry };
         this.adopt(cache, 'network');
         await writeCache(this.cacheFile, cache).catch((error: unknown) => this.log.warn(`Could not cache the registry: ${String(error)}`));
-        return `Fetched ${this.current.length} agents from ${url}.`;
+        return vscode.l10n.t('Fetched {0} agents from {1}.', this.current.length, url);
       } catch (error) {
         const message = vscode.l10n.t('Could not fetch the agent registry from {0}: {1}. Using {2}.', url, error instanceof Error ? error.message : String(error), this.describeSource());
         this.log.warn(message);

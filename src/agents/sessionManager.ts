@@ -195,7 +195,7 @@ export class SessionManager implements vscode.Disposable {
     const managed = this.sessions.get(key);
     if (!managed) throw new Error(`No session ${key}`);
     if (managed.lifecycle.isDown) await this.restart(key);
-    if (!managed.lifecycle.isRunning) throw new Error(`${managed.agentName} is not running${managed.exitReason ? `: ${managed.exitReason}` : ''}`);
+    if (!managed.lifecycle.isRunning) throw new Error(managed.exitReason ? vscode.l10n.t('{0} is not running: {1}', managed.agentName, managed.exitReason) : vscode.l10n.t('{0} is not running', managed.agentName));
     // Errors are recorded in the transcript by the session; the promise is for callers that want to know.
     return managed.session.prompt(blocks);
   }

@@ -51,7 +51,7 @@ export class SessionRunner {
       const empty = managed.session.state.entries.every((e) => e.kind === 'error');
       const result = await this.starter.withSignIn(managed.agent, started, managed.log, lifecycle, (s) => this.continueOn(managed, s, empty));
       started = result.started;
-      if (!stillRestarting(managed)) throw new Error('The conversation was closed or its agent stopped meanwhile');
+      if (!stillRestarting(managed)) throw new Error(l10n.t('The conversation was closed or its agent stopped meanwhile'));
       const { sessionId, setup } = result.value;
       managed.session.reattach(started.connection.acp, sessionId, setup);
       this.connect(managed, started);

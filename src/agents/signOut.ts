@@ -16,7 +16,7 @@ export function canSignOut(managed: Managed | undefined): boolean {
 export async function signOut(managed: Managed, signIns: SignInPrompts, restart: () => Promise<void>): Promise<SignInOutcome> {
   const started = managed.current;
   const acp = started?.connection.acp;
-  if (!started || !acp || !canSignOut(managed)) throw new Error(`${managed.agentName} cannot sign out (it does not offer logout, or it is not running).`);
+  if (!started || !acp || !canSignOut(managed)) throw new Error(vscode.l10n.t('{0} cannot sign out (it does not offer logout, or it is not running).', managed.agentName));
   await acp.call('logout', {});
   managed.log.info(vscode.l10n.t('Signed out of {0}.', managed.agentName));
   const methods = started.init.authMethods;

@@ -61,7 +61,7 @@ export function toStartFailure(agent: { readonly id: string; readonly name: stri
   if (error instanceof ConnectionClosedError) {
     stderr = error.stderrTail;
     const how = howItEnded({ code: error.exitCode, signal: error.signal });
-    message = error.exitCode === null && !error.signal ? `${agent.name} ${how}.` : l10n.t('{0} {1} during {2}.', agent.name, how, step);
+    message = error.exitCode === null && !error.signal ? l10n.t('{0} {1}.', agent.name, how) : l10n.t('{0} {1} during {2}.', agent.name, how, step);
   } else if (error instanceof RpcError) {
     message = error.code === ErrorCode.authRequired ? l10n.t('{0} asks you to sign in ({1}, error {2}).', agent.name, step, error.code) : l10n.t('{0} failed (error {1}).', step, error.code);
     agentMessage = error.message;

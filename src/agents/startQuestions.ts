@@ -1,6 +1,7 @@
 import type { ElicitationParams, ElicitationResult } from '../acp/schema/clientMethods';
 import type { ElicitationRecord } from '../session/elicitationRecord';
 import { PendingElicitations, type ElicitationAnswer } from '../session/elicitations';
+import * as l10n from '@vscode/l10n';
 
 /** A question an agent asks while it starts, with who asks. */
 export interface StartQuestion {
@@ -22,7 +23,7 @@ export class StartQuestions {
   constructor(changed: () => void) {
     this.pending = new PendingElicitations({
       added: (record) => {
-        this.askers.set(record.key, this.asking ?? 'The agent');
+        this.askers.set(record.key, this.asking ?? l10n.t('The agent'));
         changed();
       },
       changed: (record) => {
@@ -44,7 +45,7 @@ export class StartQuestions {
   /** The oldest question still waiting. */
   get current(): StartQuestion | undefined {
     const record = this.pending.pending[0];
-    return record && { agentName: this.askers.get(record.key) ?? 'The agent', record };
+    return record && { agentName: this.askers.get(record.key) ?? l10n.t('The agent'), record };
   }
 
   /** Every question still waiting (for the badge). */

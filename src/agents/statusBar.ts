@@ -5,7 +5,7 @@ import type { SessionManager } from './sessionManager';
 /** The active session's agent and what it is doing; a click opens the panel. */
 export function registerStatusBar(context: vscode.ExtensionContext, manager: SessionManager): void {
   const item = vscode.window.createStatusBarItem('howdah.status', vscode.StatusBarAlignment.Right, 100);
-  item.name = 'Howdah';
+  item.name = vscode.l10n.t('Howdah');
   item.command = 'howdah.chat.focus';
   let sessionListener: vscode.Disposable | undefined;
   const render = () => {
@@ -37,11 +37,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
 function statusOf(active: ManagedSession): { icon: string; status: string; background?: string } {
   const state = active.lifecycle.state;
   if (state.kind === 'stopped' && (state.reason.kind === 'restored' || state.reason.kind === 'not-started')) {
-    return { icon: '$(debug-pause)', status: 'resumes with your next message' };
+    return { icon: '$(debug-pause)', status: vscode.l10n.t('resumes with your next message') };
   }
-  if (active.status === 'exited') return { icon: '$(error)', status: 'error', background: 'statusBarItem.errorBackground' };
-  if (active.status !== 'ready') return { icon: '$(loading~spin)', status: 'starting' };
-  if (active.session.waitingPermissions().length > 0) return { icon: '$(bell-dot)', status: 'waiting for you', background: 'statusBarItem.warningBackground' };
-  if (active.session.state.turn !== 'idle') return { icon: '$(sync~spin)', status: 'working' };
-  return { icon: '$(hubot)', status: 'idle' };
+  if (active.status === 'exited') return { icon: '$(error)', status: vscode.l10n.t('error'), background: 'statusBarItem.errorBackground' };
+  if (active.status !== 'ready') return { icon: '$(loading~spin)', status: vscode.l10n.t('starting') };
+  if (active.session.waitingPermissions().length > 0) return { icon: '$(bell-dot)', status: vscode.l10n.t('waiting for you'), background: 'statusBarItem.warningBackground' };
+  if (active.session.state.turn !== 'idle') return { icon: '$(sync~spin)', status: vscode.l10n.t('working') };
+  return { icon: '$(hubot)', status: vscode.l10n.t('idle') };
 }

@@ -296,7 +296,7 @@ export class ChangeTracker implements vscode.Disposable {
       // Only named by a tool call, with no snapshot to compare with: no sign that it changed at all.
       this.log(`Named by a tool call, no earlier version known (not open, not in git): ${path}`);
     } else if (!choice || (recorded.kind === 'unrecorded' && !EXACT_SOURCES.has(choice.source))) {
-      const why = recorded.kind === 'unrecorded' ? recorded.why : 'original not recorded (not in the snapshot, not open, not in git)';
+      const why = recorded.kind === 'unrecorded' ? recorded.why : vscode.l10n.t('original not recorded (not in the snapshot, not open, not in git)');
       this.outcomes.addOpaque(turn, path, nowRef === null ? 'deleted' : 'modified', undefined, why);
     } else {
       const { ref, format } = storeContent(this.blobs, choice.content, currentFormat, path);

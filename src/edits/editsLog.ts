@@ -8,7 +8,7 @@ const RECENT_LINES = 100;
  * (`howdah.edits.test.state`) to say what the tracker saw when an assertion fails.
  */
 export class EditsLog implements vscode.Disposable {
-  private readonly channel = vscode.window.createOutputChannel('Howdah: Edits', { log: true });
+  private readonly channel = vscode.window.createOutputChannel(vscode.l10n.t('Howdah: Edits'), { log: true });
   private readonly lines: string[] = [];
 
   /** What the tracker and the snapshots found. An arrow: the parts take it as their `log` callback. */

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { BlobStore, writeAtomic } from './blobStore';
 import { EditsState } from './editsState';
+import * as l10n from '@vscode/l10n';
 
 /** Changes come in bursts (a turn's files one after the other): one save for the burst. */
 const SAVE_DELAY_MS = 500;
@@ -32,7 +33,7 @@ export class EditsStorage implements vscode.Disposable {
   readonly persist = (): void => {
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
-      void this.save().catch((e: unknown) => this.onSaveFailed(`Could not save the review state: ${String(e)}`));
+      void this.save().catch((e: unknown) => this.onSaveFailed(l10n.t('Could not save the review state: {0}', String(e))));
     }, SAVE_DELAY_MS);
   };
 

@@ -11,7 +11,7 @@ import { editsBetween } from './hunks';
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 /** `readDisk`'s word for a folder, socket or pipe. */
-export const NOT_A_FILE = 'not a regular file';
+export const NOT_A_FILE = vscode.l10n.t('not a regular file');
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
 
@@ -53,7 +53,7 @@ export async function readDisk(fsPath: string): Promise<DiskRead> {
     return { unreadable: String((error as Error).message) };
   }
   if (!stat.isFile()) return { unreadable: NOT_A_FILE };
-  if (stat.size > MAX_FILE_BYTES) return { unreadable: `over ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+  if (stat.size > MAX_FILE_BYTES) return { unreadable: vscode.l10n.t('over {0} MB', MAX_FILE_BYTES / 1024 / 1024) };
   const bytes = await fs.readFile(fsPath).catch(() => undefined);
   if (!bytes) return { missing: true };
   const configured = configuredEncoding(fsPath);

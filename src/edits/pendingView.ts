@@ -61,7 +61,13 @@ export class PendingView implements vscode.TreeDataProvider<PendingChange>, vsco
 
 /** "+3 −1", "new, +12", "deleted", or for a change with no text diff "changed — original not recorded (why)". */
 function describeCounts(change: PendingChange): string {
-  const verb = change.kind === 'created' ? 'created' : change.kind === 'deleted' ? 'deleted' : 'changed';
-  if (change.opaque) return `${verb} — ${change.opaque.why}`;
-  return change.kind === 'created' ? `new, +${change.added}` : change.kind === 'deleted' ? 'deleted' : `+${change.added} −${change.removed}`;
+  const why = change.opaque?.why;
+  switch (change.kind) {
+    case 'created':
+      return why !== undefined ? vscode.l10n.t('created — {0}', why) : vscode.l10n.t('new, +{0}', change.added);
+    case 'deleted':
+      return why !== undefined ? vscode.l10n.t('deleted — {0}', why) : vscode.l10n.t('deleted');
+    default:
+      return why !== undefined ? vscode.l10n.t('changed — {0}', why) : `+${change.added} −${change.removed}`;
+  }
 }

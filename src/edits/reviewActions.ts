@@ -178,7 +178,7 @@ export class ReviewActions {
       return;
     }
     const bytes = await this.blobs.get(ref);
-    if (!bytes) throw new Error(`The stored content of ${fsPath} is missing; it cannot be restored.`);
+    if (!bytes) throw new Error(vscode.l10n.t('The stored content of {0} is missing; it cannot be restored.', fsPath));
     const document = openDocument(fsPath);
     if (document) {
       const wasDirty = document.isDirty;
@@ -212,7 +212,7 @@ export class ReviewActions {
   private async save(document: vscode.TextDocument): Promise<void> {
     // VS Code saves through a link: make sure the path is still a plain file inside the workspace right before.
     await this.checkWritable(document.uri.fsPath);
-    if (!(await document.save())) throw new Error(`Could not save ${document.uri.fsPath}`);
+    if (!(await document.save())) throw new Error(vscode.l10n.t('Could not save {0}', document.uri.fsPath));
     const saved = await fs.readFile(document.uri.fsPath).catch(() => undefined);
     if (saved) this.tracker.noteOwnWrite(document.uri.fsPath, saved);
   }

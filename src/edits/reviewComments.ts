@@ -14,7 +14,7 @@ export type ReviewSender = (blocks: PromptBlock[]) => Promise<string | undefined
 /** A comment the user wrote; `sentTo` once it went to an agent. */
 class Note implements vscode.Comment {
   readonly mode = vscode.CommentMode.Preview;
-  readonly author = { name: 'You' };
+  readonly author = { name: vscode.l10n.t('You') };
   body: vscode.MarkdownString;
   contextValue: 'unsent' | 'sent';
   label: string | undefined;

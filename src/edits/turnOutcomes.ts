@@ -5,6 +5,7 @@ import type { ContentRef, EditsState } from './editsState';
 import { displayPath, type PendingChanges } from './pendingChanges';
 import type { Turn } from './turn';
 import type { RecordedBefore } from './turnSnapshots';
+import * as l10n from '@vscode/l10n';
 
 /** Past this many unrecorded files in one turn, only the turn's footer lists the rest. */
 const MAX_UNRECORDED_LISTED = 50;
@@ -44,7 +45,7 @@ export class TurnOutcomes {
       if (now === null) return;
       this.addOpaque(turn, path, 'created', null, why);
     } else {
-      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', undefined, recorded.kind === 'unrecorded' ? recorded.why : `original not recorded (${why})`);
+      this.addOpaque(turn, path, now === null ? 'deleted' : 'modified', undefined, recorded.kind === 'unrecorded' ? recorded.why : l10n.t('original not recorded ({0})', why));
     }
     this.noteIfRefused(turn, path);
   }

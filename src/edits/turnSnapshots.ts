@@ -110,7 +110,7 @@ export class TurnSnapshots implements vscode.Disposable {
     switch (lookup.kind) {
       case 'file': {
         const bytes = await this.roots.get(root)?.snapshot.read(lookup.hash);
-        return bytes ? { kind: 'bytes', bytes } : { kind: 'unrecorded', why: 'original not recorded (its stored copy is missing)' };
+        return bytes ? { kind: 'bytes', bytes } : { kind: 'unrecorded', why: vscode.l10n.t('original not recorded (its stored copy is missing)') };
       }
       case 'absent':
         return { kind: 'absent' };
@@ -203,23 +203,23 @@ function sameLookup(a: Lookup, b: Lookup | undefined): boolean {
 function whyUnrecorded(lookup: Lookup): string {
   switch (lookup.kind) {
     case 'skipped':
-      if (lookup.reason === 'too-large') return `original not recorded (${size(lookup.size)}, over howdah.snapshot.maxFileSize)`;
-      if (lookup.reason === 'over-total') return 'original not recorded (the snapshot was full: howdah.snapshot.maxTotalSize)';
-      return `original not recorded (unreadable${lookup.detail ? `: ${lookup.detail}` : ''})`;
+      if (lookup.reason === 'too-large') return vscode.l10n.t('original not recorded ({0}, over howdah.snapshot.maxFileSize)', size(lookup.size));
+      if (lookup.reason === 'over-total') return vscode.l10n.t('original not recorded (the snapshot was full: howdah.snapshot.maxTotalSize)');
+      return lookup.detail ? vscode.l10n.t('original not recorded (unreadable: {0})', lookup.detail) : vscode.l10n.t('original not recorded (unreadable)');
     case 'excluded':
-      if (lookup.reason === 'gitignored') return 'original not recorded (ignored by .gitignore)';
-      if (lookup.reason === 'git-dir') return 'original not recorded (inside .git, which Howdah never reads)';
-      return 'original not recorded (excluded by howdah.snapshot.exclude or files.watcherExclude)';
+      if (lookup.reason === 'gitignored') return vscode.l10n.t('original not recorded (ignored by .gitignore)');
+      if (lookup.reason === 'git-dir') return vscode.l10n.t('original not recorded (inside .git, which Howdah never reads)');
+      return vscode.l10n.t('original not recorded (excluded by howdah.snapshot.exclude or files.watcherExclude)');
     case 'symlink':
-      return 'original not recorded (a symbolic link)';
+      return vscode.l10n.t('original not recorded (a symbolic link)');
     default:
-      return 'original not recorded';
+      return vscode.l10n.t('original not recorded');
   }
 }
 
 function size(bytes: number | undefined): string {
-  if (bytes === undefined) return 'too large';
-  return bytes >= MB ? `${(bytes / MB).toFixed(bytes >= 10 * MB ? 0 : 1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  if (bytes === undefined) return vscode.l10n.t('too large');
+  return bytes >= MB ? vscode.l10n.t('{0} MB', (bytes / MB).toFixed(bytes >= 10 * MB ? 0 : 1)) : vscode.l10n.t('{0} KB', Math.ceil(bytes / 1024));
 }
 
 function describeStats(snapshot: TreeSnapshot): string {

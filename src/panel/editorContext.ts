@@ -35,8 +35,10 @@ export function problemsAttachment(uri?: vscode.Uri, range?: vscode.Range): Cont
     }
   }
   if (problems.length === 0) return undefined;
-  const where = uri ? vscode.workspace.asRelativePath(uri) + (range ? `:${range.start.line + 1}-${range.end.line + 1}` : '') : 'the workspace';
-  return { kind: 'context', source: 'problems', label: vscode.l10n.t('Problems in {0} ({1})', where, problems.length), text: problemsText(problems) };
+  const label = uri
+    ? vscode.l10n.t('Problems in {0} ({1})', vscode.workspace.asRelativePath(uri) + (range ? `:${range.start.line + 1}-${range.end.line + 1}` : ''), problems.length)
+    : vscode.l10n.t('Problems in the workspace ({0})', problems.length);
+  return { kind: 'context', source: 'problems', label, text: problemsText(problems) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * The Problems of files written out for an agent: one line per diagnostic, `path:line:column severity source(code):
  * message`, errors first, capped. Pure: the VS Code adapter (editorContext.ts) passes plain objects.
@@ -25,6 +26,6 @@ export function problemsText(problems: readonly Problem[]): string {
     const origin = p.source ? ` ${p.source}${p.code ? `(${p.code})` : ''}` : p.code ? ` (${p.code})` : '';
     return `${p.path}:${p.line}:${p.column} ${p.severity}${origin}: ${p.message.replace(/\s*\n\s*/g, ' ')}`;
   });
-  if (sorted.length > MAX_PROBLEMS) lines.push(`… and ${sorted.length - MAX_PROBLEMS} more not listed.`);
+  if (sorted.length > MAX_PROBLEMS) lines.push(l10n.t('… and {0} more not listed.', sorted.length - MAX_PROBLEMS));
   return lines.join('\n');
 }

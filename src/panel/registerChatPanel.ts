@@ -65,7 +65,7 @@ const GATE_TYPES = new Set<string>(GATE_INTENTS.map((schema) => schema.shape.typ
  * and the Add Selection / Add File commands. Everything is owned by `context`.
  */
 export function registerChatPanel(context: vscode.ExtensionContext, sessions: PanelSessions, options: ChatPanelOptions): ChatPanelProbe {
-  const output = vscode.window.createOutputChannel('Howdah Chat', { log: true });
+  const output = vscode.window.createOutputChannel(vscode.l10n.t('Howdah Chat'), { log: true });
   const provider = new ChatViewProvider(
     context.extensionUri,
     sessions,

@@ -219,7 +219,7 @@ export function rawJson(value: unknown): string | undefined {
   } catch {
     text = String(value);
   }
-  return text.length > RAW_JSON_LIMIT ? `${text.slice(0, RAW_JSON_LIMIT)}\n… (${text.length - RAW_JSON_LIMIT} more characters)` : text;
+  return text.length > RAW_JSON_LIMIT ? l10n.t('{0}\n… ({1} more characters)', text.slice(0, RAW_JSON_LIMIT), text.length - RAW_JSON_LIMIT) : text;
 }
 
 function metaTerminalIds(call: ToolCallState): string[] {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * "Open Past Session…" as data: the conversations Howdah saved and those each agent lists with `session/list`,
  * grouped by agent, newest first. One conversation known both ways is one row: Howdah's transcript opens it (its
@@ -51,7 +52,7 @@ export interface PastSessionGroup {
   readonly newest: string;
 }
 
-export const UNTITLED = 'Untitled conversation';
+export const UNTITLED = l10n.t('Untitled conversation');
 
 export function groupPastSessions(saved: readonly SavedSummary[], histories: readonly AgentHistory[]): PastSessionGroup[] {
   const groups = new Map<string, { agentName: string; rows: Map<string, PastSessionRow>; nextCursor?: string; problem?: string }>();

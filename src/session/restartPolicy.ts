@@ -1,4 +1,5 @@
 import type { Crash } from './lifecycle';
+import * as l10n from '@vscode/l10n';
 
 /** What to do after a session's agent crashed. */
 export type RestartDecision =
@@ -29,7 +30,7 @@ export class LimitedRestarts implements RestartPolicy {
     if (this.restarts.length >= this.limit) return { action: 'ask' };
     this.restarts.push(now);
     const minutes = Math.round(this.windowMs / 60_000);
-    return { action: 'restart', note: `${this.restarts.length} of ${this.limit} automatic restarts in ${minutes} minutes` };
+    return { action: 'restart', note: l10n.t('{0} of {1} automatic restarts in {2} minutes', this.restarts.length, this.limit, minutes) };
   }
 }
 

@@ -7,6 +7,7 @@ import type { SessionUpdate } from '../acp/schema/sessionUpdate';
 import { PendingElicitations } from './elicitations';
 import { SessionState } from './sessionState';
 import type { ToolCallState } from './state';
+import * as l10n from '@vscode/l10n';
 
 export interface SessionHooks {
   /** The user picked a mode, config value or model (to remember as a default for the agent). */
@@ -95,7 +96,7 @@ export class Session {
    * panel can offer Retry. After a cancel, an error from the agent still counts as `cancelled` (DIGEST §8).
    */
   async prompt(blocks: PromptBlock[]): Promise<StopReason> {
-    if (this.state.turn !== 'idle') throw new Error('A turn is already running in this session');
+    if (this.state.turn !== 'idle') throw new Error(l10n.t('A turn is already running in this session'));
     this.state.addUserMessage(blocks);
     this.turnStart = this.state.entries.length;
     this.state.beginTurn();
@@ -120,7 +121,7 @@ export class Session {
       }
       this.interjected = undefined;
       if (result === 'abandoned') {
-        this.state.addError(`The agent did not stop within ${CANCEL_GRACE_MS / 1000} s of Stop; Howdah stopped waiting for it.`, undefined, false);
+        this.state.addError(l10n.t('The agent did not stop within {0} s of Stop; Howdah stopped waiting for it.', CANCEL_GRACE_MS / 1000), undefined, false);
         this.finishTurn('cancelled');
         return 'cancelled';
       }
@@ -292,7 +293,7 @@ export class Session {
   }
 
   private connection(): AcpConnection {
-    if (!this.acp) throw new Error('The agent is not running for this conversation');
+    if (!this.acp) throw new Error(l10n.t('The agent is not running for this conversation'));
     return this.acp;
   }
 
@@ -332,7 +333,7 @@ function errorDetail(error: unknown): string | undefined {
       return JSON.stringify(error.data, null, 2);
     } catch {
       // Nested too deep for JSON.stringify (a hostile agent): the message still says what failed.
-      return '(the error data is too deeply nested to show)';
+      return l10n.t('(the error data is too deeply nested to show)');
     }
   }
   if (error instanceof ConnectionClosedError) return error.stderrTail.slice(-20).join('\n') || undefined;

@@ -9,6 +9,7 @@ import { Compactions } from './compactions';
 import type { ElicitationRecord } from './elicitationRecord';
 import { PromptQueue, type QueuedMessage } from './promptQueue';
 import { createToolCall, patchToolCall, replaceToolCall } from './toolCalls';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Reduces `session/update` notifications into the domain state of one session. Every update kind is handled;
@@ -178,7 +179,7 @@ export class SessionState implements SessionStateView {
 
   /** A turn starts on the user message just added; returns its index (0 = the turn of the first user message). */
   beginTurn(): number {
-    if (this.turnIndex !== undefined) throw new Error('A turn is already running in this session');
+    if (this.turnIndex !== undefined) throw new Error(l10n.t('A turn is already running in this session'));
     const index = Math.max(0, this.userMessages - 1);
     this.turnIndex = index;
     this.setTurn('running');

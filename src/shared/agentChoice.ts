@@ -64,10 +64,10 @@ const isAbsolute = (command: string) => command.startsWith('/') || /^[A-Za-z]:[\
  */
 export function whereFound(agent: GateAgent, installed: boolean): string {
   const program = programName(agent.command);
-  if (agent.installed) return `Installed ${agent.installed.version} in Howdah's storage (from the ACP registry)`;
-  if (agent.source === 'settings') return installed ? `From your settings (howdah.agents): runs ${program}` : `From your settings (howdah.agents): "${program}" not found`;
-  if (!installed) return agent.registry ? 'Not installed' : `Not installed: "${program}" not found on PATH`;
-  return isAbsolute(agent.command) ? `Found on this machine: ${program}` : `Found on PATH: ${program}`;
+  if (agent.installed) return l10n.t('Installed {0} in Howdah\'s storage (from the ACP registry)', agent.installed.version);
+  if (agent.source === 'settings') return installed ? l10n.t('From your settings (howdah.agents): runs {0}', program) : l10n.t('From your settings (howdah.agents): "{0}" not found', program);
+  if (!installed) return agent.registry ? l10n.t('Not installed') : l10n.t('Not installed: "{0}" not found on PATH', program);
+  return isAbsolute(agent.command) ? l10n.t('Found on this machine: {0}', program) : l10n.t('Found on PATH: {0}', program);
 }
 
 /** The full command line, arguments with spaces quoted: shown only on hover or in a fold. */
@@ -80,6 +80,6 @@ export function agentPickRow(view: AgentChoiceView, state: string): { label: str
   return {
     label: view.name,
     description: [view.version, view.license, view.distribution, state].filter(Boolean).join(' · '),
-    detail: [view.description, view.detail, view.commandLine && `Command: ${view.commandLine}`].filter(Boolean).join(' — '),
+    detail: [view.description, view.detail, view.commandLine && l10n.t('Command: {0}', view.commandLine)].filter(Boolean).join(' — '),
   };
 }

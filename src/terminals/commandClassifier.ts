@@ -2,6 +2,7 @@ import { hasInvisible as hasHidden, removeInvisible as removeHidden, revealInvis
 import { BUILTIN_RULES, compilePattern, type CommandPattern, type RuleContext, type RuleHit, type Verdict } from './commandRules';
 import { analyzeArgv, analyzeCommandLine, type Analysis } from './commandUnwrap';
 import { formatCommandLine } from './launchPlan';
+import * as l10n from '@vscode/l10n';
 
 export type { RuleHit, Verdict } from './commandRules';
 
@@ -37,7 +38,7 @@ export function classifyCommand(command: string, args?: readonly string[], polic
   const hits: RuleHit[] = [];
   const hidden = argv ? argv.some(hasHidden) : hasHidden(command);
   if (hidden) {
-    hits.push({ rule: 'hidden-characters', verdict: 'ask', reason: 'it contains invisible or control characters, so it may not be what it looks like' });
+    hits.push({ rule: 'hidden-characters', verdict: 'ask', reason: l10n.t('it contains invisible or control characters, so it may not be what it looks like') });
   }
   // Both readings: the bytes as they will run, and the text a reader of the revealed form takes it for.
   const readings = hidden ? [argv ?? command, argv ? argv.map(removeHidden) : removeHidden(command)] : [argv ?? command];
@@ -48,7 +49,7 @@ export function classifyCommand(command: string, args?: readonly string[], polic
     const line = typeof reading === 'string' ? reading : reading.join(' ');
     const context: RuleContext = { home: policy.home, line };
     if (analysis.errors.length) {
-      add(hits, { rule: 'unreadable', verdict: 'ask', reason: `Howdah could not read all of it (${analysis.errors[0]})` });
+      add(hits, { rule: 'unreadable', verdict: 'ask', reason: l10n.t('Howdah could not read all of it ({0})', analysis.errors[0]) });
     }
     for (const rule of BUILTIN_RULES) {
       if (disabled.has(rule.id)) continue;
@@ -56,10 +57,10 @@ export function classifyCommand(command: string, args?: readonly string[], polic
       if (matched) add(hits, { rule: rule.id, verdict: rule.verdict, reason: rule.reason });
     }
     for (const p of deny) {
-      if (matchesPattern(p, analysis, line)) add(hits, { rule: p.source, verdict: 'deny', reason: `it matches "${p.source}" in howdah.commands.deny` });
+      if (matchesPattern(p, analysis, line)) add(hits, { rule: p.source, verdict: 'deny', reason: l10n.t('it matches "{0}" in howdah.commands.deny', p.source) });
     }
     for (const p of ask) {
-      if (matchesPattern(p, analysis, line)) add(hits, { rule: p.source, verdict: 'ask', reason: `it matches "${p.source}" in howdah.commands.ask` });
+      if (matchesPattern(p, analysis, line)) add(hits, { rule: p.source, verdict: 'ask', reason: l10n.t('it matches "{0}" in howdah.commands.ask', p.source) });
     }
   }
   hits.sort((a, b) => (a.verdict === b.verdict ? 0 : a.verdict === 'deny' ? -1 : 1));

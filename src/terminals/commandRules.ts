@@ -1,5 +1,6 @@
 import type { Analysis, EffectiveCommand } from './commandUnwrap';
 import type { Word } from './shellSyntax';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The rules a command is checked against before it runs: built-in ones (each with an id the user can turn off with
@@ -47,7 +48,7 @@ export const BUILTIN_RULES: readonly CommandRule[] = [
   {
     id: 'delete-root-or-home',
     verdict: 'deny',
-    reason: 'it deletes or rewrites the root directory, a top-level system directory or a home directory',
+    reason: l10n.t('it deletes or rewrites the root directory, a top-level system directory or a home directory'),
     test: (c, ctx) => {
       const recursive = hasFlag(c.args, 'r') || hasFlag(c.args, 'R') || hasLong(c.args, '--recursive');
       if (c.program === 'rm' && (recursive || hasLong(c.args, '--no-preserve-root'))) return positionals(c.args).some((w) => isRootOrHome(w, ctx));
@@ -62,13 +63,13 @@ export const BUILTIN_RULES: readonly CommandRule[] = [
   {
     id: 'fork-bomb',
     verdict: 'deny',
-    reason: 'it is a fork bomb: a function that starts copies of itself until the machine stops responding',
+    reason: l10n.t('it is a fork bomb: a function that starts copies of itself until the machine stops responding'),
     testAnalysis: (a) => a.functions.some(({ name, body }) => isForkBomb(name, body)),
   },
   {
     id: 'download-to-shell',
     verdict: 'deny',
-    reason: 'it runs a script straight from the network (curl … | sh) without anyone reading it first',
+    reason: l10n.t('it runs a script straight from the network (curl … | sh) without anyone reading it first'),
     testAnalysis: (a) =>
       a.pipelines.some((p) => p.some((c, i) => c.readsScriptFromStdin && p.slice(0, i).some((s) => DOWNLOADERS.has(s.program.toLowerCase())))) ||
       a.substitutedScripts.some((s) => s.sources.some((c) => DOWNLOADERS.has(c.program.toLowerCase()))),
@@ -76,71 +77,71 @@ export const BUILTIN_RULES: readonly CommandRule[] = [
   {
     id: 'write-block-device',
     verdict: 'deny',
-    reason: 'it writes to a disk device, which destroys the file systems on it',
+    reason: l10n.t('it writes to a disk device, which destroys the file systems on it'),
     test: (c) =>
       c.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !!r.target && BLOCK_DEVICE.test(r.target.text)) ||
       (c.program === 'dd' && c.args.some((w) => w.text.startsWith('of=') && BLOCK_DEVICE.test(w.text.slice(3)))) ||
       (['tee', 'cp', 'shred', 'blkdiscard', 'wipefs', 'badblocks'].includes(c.program) && c.args.some((w) => BLOCK_DEVICE.test(w.text))),
   },
-  pattern('format-disk', 'deny', 'it formats or repartitions a disk', [
+  pattern('format-disk', 'deny', l10n.t('it formats or repartitions a disk'), [
     'mkfs*', 'mke2fs', 'mkswap', 'wipefs', 'blkdiscard', 'fdisk', 'sfdisk', 'gdisk', 'sgdisk', 'parted', 'cfdisk',
     'diskutil eraseDisk|eraseVolume|partitionDisk|zeroDisk|randomDisk|secureErase|reformat',
   ]),
-  pattern('power-off', 'deny', 'it shuts down or restarts the machine', [
+  pattern('power-off', 'deny', l10n.t('it shuts down or restarts the machine'), [
     'shutdown', 'reboot', 'halt', 'poweroff', 'init 0|6', 'telinit 0|6',
     'systemctl poweroff|reboot|halt|kexec|suspend|hibernate|emergency|rescue', 'loginctl poweroff|reboot|suspend',
   ]),
   {
     id: 'kill-everything',
     verdict: 'deny',
-    reason: 'it signals every process of the user (kill … -1), the editor included',
+    reason: l10n.t('it signals every process of the user (kill … -1), the editor included'),
     test: (c) => (c.program === 'kill' && c.args.length >= 2 && c.args.at(-1)?.text === '-1') || c.program === 'killall5',
   },
-  pattern('recursive-delete', 'ask', 'it deletes directories recursively', ['rm -r|-R|--recursive']),
+  pattern('recursive-delete', 'ask', l10n.t('it deletes directories recursively'), ['rm -r|-R|--recursive']),
   {
     id: 'bulk-delete',
     verdict: 'ask',
-    reason: 'it deletes files chosen at run time (find -exec rm, xargs rm)',
+    reason: l10n.t('it deletes files chosen at run time (find -exec rm, xargs rm)'),
     test: (c) => c.openArgs && ['rm', 'unlink', 'shred', 'rmdir'].includes(c.program),
   },
-  pattern('find-delete', 'ask', 'it deletes every file find matches', ['find -delete']),
-  pattern('git-discard', 'ask', 'it throws away uncommitted work or commits', [
+  pattern('find-delete', 'ask', l10n.t('it deletes every file find matches'), ['find -delete']),
+  pattern('git-discard', 'ask', l10n.t('it throws away uncommitted work or commits'), [
     'git reset --hard|--keep|--merge', 'git clean -f|--force', 'git checkout -f|--force|--|.', 'git stash drop|clear',
     'git branch -D', 'git filter-branch|filter-repo', 'git reflog expire|delete', 'git update-ref -d|--delete',
   ]),
-  pattern('git-push-force', 'ask', 'it rewrites or deletes history on a remote', [
+  pattern('git-push-force', 'ask', l10n.t('it rewrites or deletes history on a remote'), [
     'git push -f|--force|--force-with-lease|--force-if-includes|--mirror|--delete|-d|--prune|+*',
   ]),
-  pattern('recursive-permissions', 'ask', 'it changes owners or permissions recursively', ['chmod|chown|chgrp -R|--recursive']),
-  pattern('publish', 'ask', 'it publishes a package or an image', [
+  pattern('recursive-permissions', 'ask', l10n.t('it changes owners or permissions recursively'), ['chmod|chown|chgrp -R|--recursive']),
+  pattern('publish', 'ask', l10n.t('it publishes a package or an image'), [
     'npm|pnpm|yarn|bun publish|unpublish|deprecate', 'cargo publish|yank', 'gem push|yank', 'twine upload',
     'poetry|flit|hatch|uv publish', 'vsce|ovsx publish|unpublish', 'dotnet|nuget push|delete', 'docker|podman push',
     'mvn deploy', 'gradle|gradlew publish*', 'gh release create|delete|upload', 'gh repo delete', 'helm push', 'pod trunk',
   ]),
-  pattern('raw-disk-copy', 'ask', 'dd copies raw bytes and overwrites its target without asking', ['dd', 'shred']),
-  pattern('kill-by-name', 'ask', 'it kills processes by name, which can hit the editor or other programs', ['pkill', 'killall']),
-  pattern('destroy-infrastructure', 'ask', 'it deletes containers, volumes or cloud resources', [
+  pattern('raw-disk-copy', 'ask', l10n.t('dd copies raw bytes and overwrites its target without asking'), ['dd', 'shred']),
+  pattern('kill-by-name', 'ask', l10n.t('it kills processes by name, which can hit the editor or other programs'), ['pkill', 'killall']),
+  pattern('destroy-infrastructure', 'ask', l10n.t('it deletes containers, volumes or cloud resources'), [
     'docker|podman prune', 'docker|podman volume rm', 'docker|podman rm|rmi -f|--force', 'terraform|tofu|pulumi destroy',
     'terraform|tofu apply -auto-approve|--auto-approve', 'kubectl delete', 'helm uninstall|delete', 'aws rm|rb|delete-*|terminate-*',
     'gcloud delete', 'crontab -r',
   ]),
-  pattern('drop-database', 'ask', 'it drops database tables or databases', ['/\\b(drop\\s+(database|schema|table)|truncate\\s+table)\\b/i']),
+  pattern('drop-database', 'ask', l10n.t('it drops database tables or databases'), ['/\\b(drop\\s+(database|schema|table)|truncate\\s+table)\\b/i']),
   {
     id: 'elevated',
     verdict: 'ask',
-    reason: 'it runs with administrator rights (sudo, doas, su)',
+    reason: l10n.t('it runs with administrator rights (sudo, doas, su)'),
     test: (c) => c.elevated,
   },
   {
     id: 'script-from-pipe',
     verdict: 'ask',
-    reason: 'it runs a script that another command writes into a shell or interpreter',
+    reason: l10n.t('it runs a script that another command writes into a shell or interpreter'),
     testAnalysis: (a) => a.pipelines.some((p) => p.some((c, i) => i > 0 && c.readsScriptFromStdin)),
   },
   {
     id: 'opaque',
     verdict: 'ask',
-    reason: 'part of what it runs is only known when it runs ($CMD, bash -c "$X", eval)',
+    reason: l10n.t('part of what it runs is only known when it runs ($CMD, bash -c "$X", eval)'),
     test: (c) => c.opaque,
   },
 ];
@@ -176,7 +177,7 @@ export function compilePattern(source: string): CommandPattern | { error: string
     return { source, matches: (c) => re.test(commandText(c)), matchesLine: (line) => re.test(line) };
   }
   const [program, ...words] = trimmed.split(/\s+/).filter(Boolean);
-  if (!program) return { error: 'an empty pattern' };
+  if (!program) return { error: l10n.t('an empty pattern') };
   const programs = program.split('|').map(globToRegExp);
   const alternatives = words.map((w) => w.split('|'));
   return {

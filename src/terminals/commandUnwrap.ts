@@ -1,4 +1,5 @@
 import { parseShell, type Command, type Redirect, type Script, type Word } from './shellSyntax';
+import * as l10n from '@vscode/l10n';
 
 /**
  * What a command line really runs: each command seen through the programs that only wrap another one (`sudo`, `env`,
@@ -138,7 +139,7 @@ function unwrap(words: Word[], redirects: Redirect[], ctx: Context, nesting: num
   if (command.opaque) return command;
   if (nesting > MAX_NESTING) {
     command.opaque = true;
-    into.errors.push('commands nested too deeply');
+    into.errors.push(l10n.t('commands nested too deeply'));
     return command;
   }
   const inner = (from: number, changes: Partial<Context> = {}): EffectiveCommand | undefined =>

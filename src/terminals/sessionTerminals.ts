@@ -8,6 +8,7 @@ import { classifyCommand, sameCommand, type Classification } from './commandClas
 import { planLaunch } from './launchPlan';
 import { DEFAULT_OUTPUT_LIMIT, ManagedTerminal } from './managedTerminal';
 import type { TerminalRegistry } from './terminalRegistry';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The `terminal/*` methods for one session, without VS Code: everything an agent's command goes through before and
@@ -194,7 +195,7 @@ export class SessionTerminals {
     for (const problem of verdict.problems) {
       if (this.warned.has(problem)) continue;
       this.warned.add(problem);
-      this.options.ports.warn?.(`A command pattern in the settings cannot be read: ${problem}`);
+      this.options.ports.warn?.(l10n.t('A command pattern in the settings cannot be read: {0}', problem));
     }
   }
 }

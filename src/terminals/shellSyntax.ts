@@ -6,6 +6,7 @@
  */
 
 import { MAX_DEPTH, ParseError, WordReader, type Command, type Pipeline, type Redirect, type Script, type Word } from './shellWords';
+import * as l10n from '@vscode/l10n';
 
 export type { Command, FunctionDef, Pipeline, Redirect, Script, Word } from './shellWords';
 
@@ -43,7 +44,7 @@ class Parser extends WordReader {
   parseList(stop: Stop, into?: Script): Script {
     const script: Script = into ?? { pipelines: [], functions: [], errors: [] };
     if (++this.depth > MAX_DEPTH) {
-      this.problems.push('nested too deeply');
+      this.problems.push(l10n.t('nested too deeply'));
       this.pos = this.src.length;
       this.depth--;
       return script;
@@ -51,7 +52,7 @@ class Parser extends WordReader {
     for (;;) {
       this.skipBlanks();
       if (this.pos >= this.src.length) {
-        if (stop) script.errors.push(`missing ${stop === 'case-item' ? 'esac' : stop}`);
+        if (stop) script.errors.push(stop === 'case-item' ? l10n.t('missing esac') : l10n.t('missing {0}', stop));
         break;
       }
       if (stop === '}' && this.peekReservedWord('}')) break;
@@ -88,7 +89,7 @@ class Parser extends WordReader {
       }
       // Something unreadable (a lone operator character): step over it rather than loop.
       if (this.pos === before) {
-        script.errors.push(`unexpected ${JSON.stringify(this.src[this.pos])}`);
+        script.errors.push(l10n.t('unexpected {0}', JSON.stringify(this.src[this.pos])));
         this.pos++;
       }
     }
@@ -188,7 +189,7 @@ class Parser extends WordReader {
     for (;;) {
       this.skipBlanksAndNewlines();
       if (this.pos >= this.src.length) {
-        script.errors.push('missing esac');
+        script.errors.push(l10n.t('missing esac'));
         return;
       }
       if (this.peekReservedWord('esac')) {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * The word level of the shell reader (`shellSyntax.ts` is the grammar): blanks and comments, quotes and escapes,
  * `$…` expansions, `$( )`, backticks and `<( )`, whose commands the grammar reads. Pure.
@@ -112,7 +113,7 @@ export abstract class WordReader {
         }
       } else if (c === "'") {
         const end = this.src.indexOf("'", this.pos);
-        if (end < 0) throw new ParseError('unterminated single quote');
+        if (end < 0) throw new ParseError(l10n.t('unterminated single quote'));
         word.text += this.src.slice(this.pos, end);
         word.quoted = true;
         this.pos = end + 1;
@@ -150,7 +151,7 @@ export abstract class WordReader {
       else if (c === '`') this.readBackticks(word);
       else word.text += c;
     }
-    if (!toEnd) throw new ParseError('unterminated double quote');
+    if (!toEnd) throw new ParseError(l10n.t('unterminated double quote'));
     return word;
   }
 
@@ -208,19 +209,19 @@ export abstract class WordReader {
         return count === 2 && this.src[i + 1] === close ? i + 2 : i + 1;
       }
     }
-    throw new ParseError(`unterminated ${open === '{' ? '${' : '$(('}`);
+    throw new ParseError(l10n.t('unterminated {0}', open === '{' ? '${' : '$(('));
   }
 
   protected readBackticks(word: Word): void {
     let inner = '';
     for (;;) {
-      if (this.pos >= this.src.length) throw new ParseError('unterminated backquote');
+      if (this.pos >= this.src.length) throw new ParseError(l10n.t('unterminated backquote'));
       const c = this.src[this.pos++];
       if (c === '`') break;
       if (c === '\\' && (this.src[this.pos] === '`' || this.src[this.pos] === '\\' || this.src[this.pos] === '$')) inner += this.src[this.pos++];
       else inner += c;
     }
-    if (this.depth + 1 > MAX_DEPTH) this.problems.push('nested too deeply');
+    if (this.depth + 1 > MAX_DEPTH) this.problems.push(l10n.t('nested too deeply'));
     else word.subs.push(this.parseNested(inner));
     word.text += `\`${inner}\``;
     word.dynamic = true;

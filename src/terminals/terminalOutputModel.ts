@@ -3,6 +3,7 @@ import { Emitter, type Disposable } from '../base/event';
 import type { TerminalTailView } from './managedTerminal';
 import type { ExitStatus } from './processTree';
 import type { TerminalRegistry } from './terminalRegistry';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Command output for one session's conversation, whoever ran the command: terminals we started for `terminal/create`
@@ -150,6 +151,6 @@ export class TerminalOutputModel implements Disposable {
 
   private titleOf(toolCallId: string): string {
     const call = this.source.toolCalls.get(toolCallId) as (ToolCallLike & { title?: string }) | undefined;
-    return call?.title ?? 'Command output';
+    return call?.title ?? l10n.t('Command output');
   }
 }

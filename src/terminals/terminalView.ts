@@ -38,7 +38,7 @@ export function openTerminalView(options: TerminalViewOptions): vscode.Terminal 
 
 function terminalName(title: string): string {
   const line = title.replace(/\s+/g, ' ').trim();
-  return line.length > 48 ? `${line.slice(0, 47)}…` : line || 'Command';
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || vscode.l10n.t('Command');
 }
 
 class ReadOnlyPty implements vscode.Pseudoterminal {

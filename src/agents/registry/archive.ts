@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type * as tar from 'tar';
 import type * as yauzl from 'yauzl';
 import { checkHardlink, checkSymlink, isInside, safeEntryPath, UnsafeArchiveError } from './archivePaths';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Unpacks a downloaded agent: tar (gzip or bzip2) with node-tar, zip with yauzl, a bare executable copied as is.
@@ -45,7 +46,7 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
       return tarPass(file, kind, (await libraries.tar()).x({ cwd: dest, strict: true, preserveOwner: false }));
     case 'raw': {
       const target = path.join(dest, safeEntryPath(rawName));
-      if (!isInside(dest, target) || target === dest) throw new UnsafeArchiveError(rawName, 'is not a file name inside the install folder');
+      if (!isInside(dest, target) || target === dest) throw new UnsafeArchiveError(rawName, l10n.t('is not a file name inside the install folder'));
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       await fs.promises.copyFile(file, target);
       return;
@@ -85,7 +86,7 @@ function checkTarEntry(entry: tar.ReadEntry): void {
   // Headers (pax, GNU long names) are folded into the entry by node-tar: `path` and `linkpath` are the final names.
   const name = entry.path;
   safeEntryPath(name);
-  if (!ALLOWED_TAR_TYPES.has(entry.type)) throw new UnsafeArchiveError(name, `is a ${entry.type} (only files, folders and links are unpacked)`);
+  if (!ALLOWED_TAR_TYPES.has(entry.type)) throw new UnsafeArchiveError(name, l10n.t('is a {0} (only files, folders and links are unpacked)', entry.type));
   if (entry.type === 'SymbolicLink') checkSymlink(name, entry.linkpath ?? '');
   if (entry.type === 'Link') checkHardlink(name, entry.linkpath ?? '');
 }
@@ -119,7 +120,7 @@ async function extractZip(file: string, dest: string): Promise<void> {
       }
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       // The folder written into must really be inside (a link unpacked earlier cannot carry a write out).
-      if (!isInside(realDest, await fs.promises.realpath(path.dirname(target)))) throw new UnsafeArchiveError(item.name, 'would be written through a link out of the install folder');
+      if (!isInside(realDest, await fs.promises.realpath(path.dirname(target)))) throw new UnsafeArchiveError(item.name, l10n.t('would be written through a link out of the install folder'));
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(item.entry, (err, s) => (err ? reject(err) : resolve(s))));
       if ((item.mode & S_IFMT) === S_IFLNK) {
         const chunks: Buffer[] = [];
@@ -173,11 +174,11 @@ export async function prepareCommand(dest: string, cmd: string): Promise<string>
   try {
     real = await fs.promises.realpath(file);
   } catch {
-    throw new Error(`The download does not contain the agent's command "${cmd}".`);
+    throw new Error(l10n.t('The download does not contain the agent\'s command "{0}".', cmd));
   }
-  if (!isInside(await fs.promises.realpath(dest), real)) throw new UnsafeArchiveError(cmd, 'is a link to a file outside the install folder');
+  if (!isInside(await fs.promises.realpath(dest), real)) throw new UnsafeArchiveError(cmd, l10n.t('is a link to a file outside the install folder'));
   const stat = await fs.promises.stat(real);
-  if (!stat.isFile()) throw new Error(`The agent's command "${cmd}" is not a file in the download.`);
+  if (!stat.isFile()) throw new Error(l10n.t('The agent\'s command "{0}" is not a file in the download.', cmd));
   if (process.platform !== 'win32') await fs.promises.chmod(real, stat.mode | 0o755);
   return rel;
 }

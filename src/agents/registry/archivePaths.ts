@@ -25,17 +25,17 @@ const MAX_COMPONENT = 255;
 
 /** The entry's path relative to the target folder, `/`-separated, or throws `UnsafeArchiveError`. */
 export function safeEntryPath(name: string): string {
-  if (name.includes('\0')) throw new UnsafeArchiveError(name, 'contains a NUL byte');
-  if (name.length > MAX_PATH) throw new UnsafeArchiveError(name, `is longer than ${MAX_PATH} characters`);
+  if (name.includes('\0')) throw new UnsafeArchiveError(name, l10n.t('contains a NUL byte'));
+  if (name.length > MAX_PATH) throw new UnsafeArchiveError(name, l10n.t('is longer than {0} characters', MAX_PATH));
   const slashed = name.replace(/\\/g, '/');
-  if (slashed.startsWith('/')) throw new UnsafeArchiveError(name, 'is an absolute path');
-  if (/^[a-zA-Z]:/.test(slashed)) throw new UnsafeArchiveError(name, 'starts with a drive letter');
+  if (slashed.startsWith('/')) throw new UnsafeArchiveError(name, l10n.t('is an absolute path'));
+  if (/^[a-zA-Z]:/.test(slashed)) throw new UnsafeArchiveError(name, l10n.t('starts with a drive letter'));
   const parts: string[] = [];
   for (const part of slashed.split('/')) {
     if (part === '' || part === '.') continue;
-    if (part.length > MAX_COMPONENT) throw new UnsafeArchiveError(name, `has a name part longer than ${MAX_COMPONENT} characters`);
+    if (part.length > MAX_COMPONENT) throw new UnsafeArchiveError(name, l10n.t('has a name part longer than {0} characters', MAX_COMPONENT));
     if (part === '..') {
-      if (parts.length === 0) throw new UnsafeArchiveError(name, 'climbs out of the install folder (..)');
+      if (parts.length === 0) throw new UnsafeArchiveError(name, l10n.t('climbs out of the install folder (..)'));
       parts.pop();
     } else parts.push(part);
   }
@@ -44,14 +44,14 @@ export function safeEntryPath(name: string): string {
 
 /** A symbolic link at `entry` pointing at `target` (relative to the link's folder) must resolve inside. */
 export function checkSymlink(entry: string, target: string): void {
-  if (!target) throw new UnsafeArchiveError(entry, 'is a link with no target');
+  if (!target) throw new UnsafeArchiveError(entry, l10n.t('is a link with no target'));
   const slashed = target.replace(/\\/g, '/');
-  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) throw new UnsafeArchiveError(entry, `is a link to an absolute path (${printable(target)})`);
+  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) throw new UnsafeArchiveError(entry, l10n.t('is a link to an absolute path ({0})', printable(target)));
   const from = path.posix.dirname(safeEntryPath(entry));
   try {
     safeEntryPath(path.posix.join(from === '.' ? '' : from, slashed));
   } catch {
-    throw new UnsafeArchiveError(entry, `is a link pointing out of the install folder (${printable(target)})`);
+    throw new UnsafeArchiveError(entry, l10n.t('is a link pointing out of the install folder ({0})', printable(target)));
   }
 }
 
@@ -60,7 +60,7 @@ export function checkHardlink(entry: string, target: string): void {
   try {
     safeEntryPath(target);
   } catch {
-    throw new UnsafeArchiveError(entry, `is a hard link to a file outside the install folder (${printable(target)})`);
+    throw new UnsafeArchiveError(entry, l10n.t('is a hard link to a file outside the install folder ({0})', printable(target)));
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { cancelled, diskProblem, InstallError } from './installErrors';
+import * as l10n from '@vscode/l10n';
 
 export interface DownloadProgress {
   readonly received: number;
@@ -19,9 +20,9 @@ export async function download(url: string, file: string, options: { signal: Abo
     response = await fetch(url, { signal, redirect: 'follow' });
   } catch (error) {
     if (signal.aborted) throw cancelled();
-    throw new InstallError('network', `Could not download ${url}: ${networkReason(error)}.`, { cause: error });
+    throw new InstallError('network', l10n.t('Could not download {0}: {1}.', url, networkReason(error)), { cause: error });
   }
-  if (!response.ok || !response.body) throw new InstallError('network', `Could not download ${url}: the server answered ${response.status} ${response.statusText}.`);
+  if (!response.ok || !response.body) throw new InstallError('network', l10n.t('Could not download {0}: the server answered {1} {2}.', url, response.status, response.statusText));
   const total = Number(response.headers.get('content-length')) || undefined;
   const hash = createHash('sha256');
   let received = 0;
@@ -47,13 +48,13 @@ export async function download(url: string, file: string, options: { signal: Abo
     await fs.promises.rm(file, { force: true });
     if (signal.aborted) throw cancelled();
     const disk = diskProblem(error);
-    if (disk) throw new InstallError('disk', `Could not save the download: ${disk}.`, { cause: error });
-    throw new InstallError('network', `The download of ${url} broke off: ${networkReason(error)}.`, { cause: error });
+    if (disk) throw new InstallError('disk', l10n.t('Could not save the download: {0}.', disk), { cause: error });
+    throw new InstallError('network', l10n.t('The download of {0} broke off: {1}.', url, networkReason(error)), { cause: error });
   }
   const sha256 = hash.digest('hex');
   if (options.sha256 && sha256 !== options.sha256.toLowerCase()) {
     await fs.promises.rm(file, { force: true });
-    throw new InstallError('checksum', `The download of ${url} does not match the registry's checksum (expected sha256 ${options.sha256}, got ${sha256}); it was deleted and nothing was installed.`);
+    throw new InstallError('checksum', l10n.t('The download of {0} does not match the registry\'s checksum (expected sha256 {1}, got {2}); it was deleted and nothing was installed.', url, options.sha256, sha256));
   }
   return { sha256, bytes: received };
 }
@@ -61,8 +62,8 @@ export async function download(url: string, file: string, options: { signal: Abo
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   const code = cause?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the server name could not be resolved (offline?)';
-  if (code === 'ECONNREFUSED') return 'the connection was refused';
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'the connection timed out';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return l10n.t('the server name could not be resolved (offline?)');
+  if (code === 'ECONNREFUSED') return l10n.t('the connection was refused');
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return l10n.t('the connection timed out');
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

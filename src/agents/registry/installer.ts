@@ -7,6 +7,7 @@ import { download } from './download';
 import { cancelled, diskProblem, InstallError, UV_HINT } from './installErrors';
 import { npmBin, npmInstall } from './packageManagers';
 import { installMethod, splitPythonSpec, type Platform, type RegistryAgent } from './registryFormat';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Installs registry agents into Howdah's own storage, `<root>/<id>/<version>/`, never globally. Everything happens in
@@ -63,8 +64,8 @@ export class AgentInstaller {
     if (existing) return existing;
     const method = installMethod(agent, options.platform);
     if (!method) {
-      const built = Object.keys(agent.distribution.binary ?? {}).join(', ') || 'no platform';
-      throw new InstallError('platform', `${agent.name} is not available for ${options.platform ?? `${process.platform}-${process.arch}`}: it is built for ${built}, with no npm or uv package.`);
+      const built = Object.keys(agent.distribution.binary ?? {}).join(', ') || l10n.t('no platform');
+      throw new InstallError('platform', l10n.t('{0} is not available for {1}: it is built for {2}, with no npm or uv package.', agent.name, options.platform ?? `${process.platform}-${process.arch}`, built));
     }
     if (options.signal.aborted) throw cancelled();
     const target = this.dirOf(agent.id, agent.version);
@@ -78,10 +79,10 @@ export class AgentInstaller {
           const { target: t } = method;
           const kind = archiveKind(t.archive);
           const file = path.join(temp, '.download');
-          options.onStep?.({ message: `Downloading ${agent.name} ${agent.version}` });
-          await download(t.archive, file, { signal: options.signal, sha256: t.sha256, onProgress: (p) => options.onStep?.({ message: `Downloading ${agent.name} ${agent.version}`, ...p }) });
+          options.onStep?.({ message: l10n.t('Downloading {0} {1}', agent.name, agent.version) });
+          await download(t.archive, file, { signal: options.signal, sha256: t.sha256, onProgress: (p) => options.onStep?.({ message: l10n.t('Downloading {0} {1}', agent.name, agent.version), ...p }) });
           if (options.signal.aborted) throw cancelled();
-          options.onStep?.({ message: `Unpacking ${agent.name}` });
+          options.onStep?.({ message: l10n.t('Unpacking {0}', agent.name) });
           const rawName = path.posix.basename(t.cmd.replace(/\\/g, '/'));
           await extractArchive(file, kind, path.join(temp, 'files'), rawName);
           await fs.promises.rm(file, { force: true });
@@ -90,14 +91,14 @@ export class AgentInstaller {
           break;
         }
         case 'npx': {
-          options.onStep?.({ message: `Installing ${method.spec.package} with npm` });
+          options.onStep?.({ message: l10n.t('Installing {0} with npm', method.spec.package) });
           await npmInstall(options.npm, temp, method.spec.package, { signal: options.signal, onLine: (line) => options.onStep?.({ message: `npm: ${line.slice(0, 120)}` }) });
           const command = await npmBin(temp, method.spec.package, method.spec.cmd);
           manifest = { ...base, method: 'npx', command, args: method.spec.args ?? [], env: method.spec.env ?? {} };
           break;
         }
         case 'uvx': {
-          if (!options.uvx) throw new InstallError('missing-tool', `${agent.name} runs with uv, which was not found. ${UV_HINT}`);
+          if (!options.uvx) throw new InstallError('missing-tool', l10n.t('{0} runs with uv, which was not found. {1}', agent.name, UV_HINT));
           const { name, version } = splitPythonSpec(method.spec.package);
           const from = `${name}==${version ?? agent.version}`;
           manifest = { ...base, method: 'uvx', command: 'uvx', args: ['--from', from, method.spec.cmd ?? name, ...(method.spec.args ?? [])], env: method.spec.env ?? {} };
@@ -115,7 +116,7 @@ export class AgentInstaller {
       await fs.promises.rmdir(this.dirOf(agent.id)).catch(() => undefined);
       if (options.signal.aborted && !(error instanceof InstallError && error.failure === 'cancelled')) throw cancelled();
       const disk = diskProblem(error);
-      if (disk && !(error instanceof InstallError)) throw new InstallError('disk', `Installing ${agent.name} failed: ${disk}.`, { cause: error });
+      if (disk && !(error instanceof InstallError)) throw new InstallError('disk', l10n.t('Installing {0} failed: {1}.', agent.name, disk), { cause: error });
       throw error;
     }
   }
@@ -149,7 +150,7 @@ export class AgentInstaller {
 
   /** Deletes one version, or (without one) the agent's whole folder. */
   async remove(id: string, version?: string): Promise<void> {
-    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(id) || (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/.test(version))) throw new Error(`Not an installed agent: ${id} ${version ?? ''}`);
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(id) || (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+_-]*$/.test(version))) throw new Error(l10n.t('Not an installed agent: {0} {1}', id, version ?? ''));
     await fs.promises.rm(this.dirOf(id, version), { recursive: true, force: true });
   }
 }

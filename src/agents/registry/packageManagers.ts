@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancelled, InstallError, NPM_HINT } from './installErrors';
 import { splitNpmSpec } from './registryFormat';
+import * as l10n from '@vscode/l10n';
 
 /**
  * npm for `npx` agents: `npm install --prefix <dir> --no-save <package@version>` with the user's own npm, so the
@@ -10,7 +11,7 @@ import { splitNpmSpec } from './registryFormat';
  * stopped (with its children) when the install is cancelled.
  */
 export async function npmInstall(npm: string | undefined, dir: string, spec: string, options: { signal: AbortSignal; onLine?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<void> {
-  if (!npm) throw new InstallError('missing-tool', `npm was not found, and this agent is installed with npm. ${NPM_HINT}`);
+  if (!npm) throw new InstallError('missing-tool', l10n.t('npm was not found, and this agent is installed with npm. {0}', NPM_HINT));
   await fs.promises.mkdir(dir, { recursive: true });
   // A package.json of its own, so npm installs here and does not climb to a project above the storage folder.
   await fs.promises.writeFile(path.join(dir, 'package.json'), '{ "name": "howdah-agent", "private": true }\n');
@@ -33,7 +34,7 @@ export async function npmInstall(npm: string | undefined, dir: string, spec: str
     child.stderr.on('data', collect);
     child.on('error', (error) => {
       options.signal.removeEventListener('abort', onAbort);
-      reject(new InstallError('missing-tool', `npm could not be started (${error.message}). ${NPM_HINT}`, { cause: error }));
+      reject(new InstallError('missing-tool', l10n.t('npm could not be started ({0}). {1}', error.message, NPM_HINT), { cause: error }));
     });
     child.on('close', (exit) => {
       options.signal.removeEventListener('abort', onAbort);
@@ -45,8 +46,8 @@ export async function npmInstall(npm: string | undefined, dir: string, spec: str
   const text = tail.join('\n');
   const failure = /ENOSPC/.test(text) ? 'disk' : /ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i.test(text) ? 'network' : 'package-manager';
   const missing = /ETARGET|E404|notarget|404 Not Found/i.test(text);
-  const why = failure === 'disk' ? 'the disk is full' : failure === 'network' ? 'npm could not reach its registry' : missing ? 'that package or version is not on the npm registry npm uses' : `npm exited with ${code}`;
-  throw new InstallError(failure, `Installing ${spec} failed: ${why}. npm said:\n${tail.slice(-8).join('\n')}`);
+  const why = failure === 'disk' ? l10n.t('the disk is full') : failure === 'network' ? l10n.t('npm could not reach its registry') : missing ? l10n.t('that package or version is not on the npm registry npm uses') : l10n.t('npm exited with {0}', String(code));
+  throw new InstallError(failure, l10n.t('Installing {0} failed: {1}. npm said:\n{2}', spec, why, tail.slice(-8).join('\n')));
 }
 
 function killTree(pid: number | undefined): void {
@@ -70,13 +71,14 @@ export async function npmBin(dir: string, spec: string, cmd: string | undefined)
     manifest = JSON.parse(await fs.promises.readFile(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')) as typeof manifest;
   } catch (error) {
     const found = await fs.promises.readdir(path.join(dir, 'node_modules')).catch(() => []);
-    throw new InstallError('package-manager', `npm finished, but ${name} is not where it installs packages (node_modules holds: ${found.join(', ') || 'nothing'}).`, { cause: error });
+    throw new InstallError('package-manager', l10n.t('npm finished, but {0} is not where it installs packages (node_modules holds: {1}).', name, found.join(', ') || l10n.t('nothing')), { cause: error });
   }
   const bins = typeof manifest.bin === 'string' ? { [name.split('/').pop()!]: manifest.bin } : typeof manifest.bin === 'object' && manifest.bin ? (manifest.bin as Record<string, unknown>) : {};
   const names = Object.keys(bins);
   const chosen = cmd ? cmd.replace(/^\.\//, '') : names.length === 1 ? names[0] : names.find((n) => n === name.split('/').pop());
   if (!chosen || !names.includes(chosen)) {
-    throw new InstallError('package-manager', `${name} has ${names.length ? `the commands ${names.join(', ')}` : 'no command'}${cmd ? `, not "${cmd}"` : ', and the registry does not say which one runs the agent'}.`);
+    const has = names.length ? l10n.t('the commands {0}', names.join(', ')) : l10n.t('no command');
+    throw new InstallError('package-manager', cmd ? l10n.t('{0} has {1}, not "{2}".', name, has, cmd) : l10n.t('{0} has {1}, and the registry does not say which one runs the agent.', name, has));
   }
   const bin = process.platform === 'win32' ? `${chosen}.cmd` : chosen;
   return path.join('node_modules', '.bin', bin);
@@ -96,5 +98,5 @@ async function installedName(dir: string, spec: string): Promise<string> {
     // follows the last node_modules/.
     if (resolved === spec || (base && resolved.endsWith(`/${base}`))) return key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
   }
-  throw new InstallError('package-manager', `npm installed ${spec}, but Howdah cannot tell which package it was.`);
+  throw new InstallError('package-manager', l10n.t('npm installed {0}, but Howdah cannot tell which package it was.', spec));
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import * as l10n from '@vscode/l10n';
 
 /**
  * Fetching the published registry and keeping the copy Howdah falls back to. Icons are fetched with it and inlined
@@ -22,9 +23,9 @@ const CacheSchema = z.looseObject({ url: z.string(), fetchedAt: z.number(), regi
 
 async function fetchBytes(url: string, signal: AbortSignal, limit: number): Promise<Buffer> {
   const response = await fetch(url, { signal, redirect: 'follow' });
-  if (!response.ok) throw new Error(`${url} answered ${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Error(l10n.t('{0} answered {1} {2}', url, response.status, response.statusText));
   const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > limit) throw new Error(`${url} is larger than ${limit} bytes`);
+  if (body.length > limit) throw new Error(l10n.t('{0} is larger than {1} bytes', url, limit));
   return body;
 }
 
@@ -47,9 +48,9 @@ export async function fetchRegistry(url: string, signal: AbortSignal, knownIcons
       if (typeof entry.icon !== 'string') return void delete entry.icon;
       try {
         const iconUrl = new URL(entry.icon, url);
-        if (iconUrl.protocol !== 'https:' && iconUrl.protocol !== 'http:') throw new Error('not http(s)');
+        if (iconUrl.protocol !== 'https:' && iconUrl.protocol !== 'http:') throw new Error(l10n.t('not http(s)'));
         const svg = await fetchBytes(iconUrl.href, signal, MAX_ICON_BYTES);
-        if (!/<svg[\s>]/i.test(svg.toString('utf8'))) throw new Error('not an SVG');
+        if (!/<svg[\s>]/i.test(svg.toString('utf8'))) throw new Error(l10n.t('not an SVG'));
         entry.icon = `data:image/svg+xml;base64,${svg.toString('base64')}`;
       } catch {
         if (known) entry.icon = known;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as l10n from '@vscode/l10n';
 
 /**
  * The ACP registry's format (agentclientprotocol/registry, FORMAT.md and agent.schema.json), parsed once here. Lenient
@@ -87,7 +88,7 @@ const describe = (error: z.ZodError): string =>
 /** The registry document; throws only when it is not one at all (not an object, or no `agents` list). */
 export function parseRegistry(raw: unknown): ParsedRegistry {
   const top = TopSchema.safeParse(raw);
-  if (!top.success) throw new Error(`Not an ACP registry: ${describe(top.error)}`);
+  if (!top.success) throw new Error(l10n.t('Not an ACP registry: {0}', describe(top.error)));
   const agents: RegistryAgent[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();

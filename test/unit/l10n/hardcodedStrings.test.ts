@@ -80,6 +80,30 @@ describe('no hard-coded user-facing strings (static scan)', () => {
     assert.deepEqual(findings('/x/src/agents/sample.ts', code), []);
   });
 
+  it('finds output channel names and a file dialog’s open label', () => {
+    const code = "import * as vscode from 'vscode';\n" +
+      "const log = vscode.window.createOutputChannel('Howdah: Zorbl', { log: true });\n" +
+      "void vscode.window.showOpenDialog({ openLabel: 'Let it quux' });\n";
+    assert.deepEqual(findings('/x/src/agents/sample.ts', code), ["output channel name: 'Howdah: Zorbl'", "property openLabel: 'Let it quux'"]);
+  });
+
+  it('finds text that reaches the user later: a thrown Error and a returned reason in a file of user text, a named text function’s result', () => {
+    const code = "import * as l10n from '@vscode/l10n';\n" +
+      "function reason(code: string): string {\n  if (code === 'ENOTFOUND') return 'the zorbl could not be found';\n  return l10n.t('quux {0}', code);\n}\n" +
+      "export function fetchIt(url: string) { throw new Error(`Could not fetch ${url}`); }\n";
+    assert.deepEqual(findings('/x/src/agents/registry/download.ts', code), ["prose in the page: 'the zorbl could not be found'", 'prose in the page: `Could not fetch ${url}`']);
+    // Elsewhere on the host an Error's message is often for the log or the agent: not text unless at a sink.
+    assert.deepEqual(findings('/x/src/agents/sample.ts', code), []);
+    const named = "export function howItEnded(info: { code: number | null }): string {\n  return info.code === null ? 'unstarted' : `exited ${info.code}`;\n}\n";
+    assert.deepEqual(findings('/x/src/acp/sample.ts', named), ["result of howItEnded(): 'unstarted'", 'result of howItEnded(): `exited ${info.code}`']);
+  });
+
+  it('reads a command rule’s reason as text and its shell patterns as syntax', () => {
+    const code = "import * as l10n from '@vscode/l10n';\n" +
+      "export const RULES = [pattern('zorbl', 'ask', 'it deletes the quux', ['git reset --hard|--keep', 'rm -r'])];\n";
+    assert.deepEqual(findings('/x/src/terminals/commandRules.ts', code), ["prose in the page: 'it deletes the quux'"]);
+  });
+
   it('the rewrite wraps what the scan finds, placeholders for substitutions, spaces outside the message', () => {
     const before = "import * as vscode from 'vscode';\nvoid vscode.window.showInformationMessage(`Howdah: restored ${n} files.`, 'Undo').then((c) => c === 'Undo');\n";
     assert.equal(

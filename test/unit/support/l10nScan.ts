@@ -33,14 +33,15 @@ export const NOT_TRANSLATED: ReadonlyArray<{ readonly file: string; readonly tex
   { file: 'src/shared/elicitationSchema.ts', text: 'requestedSchema is not an object schema with properties: {0}', why: 'answered to the agent as the reason its request was refused (invalid params)' },
   { file: 'src/edits/reviewActions.ts', text: 'Refused path {0}: it is now a symbolic link.', why: 'the reason a refused write is answered to the agent with' },
   { file: 'src/agents/managedSession.ts', text: 'session {0}', why: 'the name of the session\'s disposal scope, for leak reports' },
-  { file: 'src/panel/editorContext.ts', text: 'the workspace', why: 'part of the problems text sent to the agent' },
-  { file: 'src/agents/registryService.ts', text: 'Howdah: Agent Registry', why: 'an output channel\'s name, which the logs and the docs name as it is' },
   { file: 'src/panel/promptBlocks.ts', text: 'problems', why: 'the @-mention keyword the user types (`@problems`), like a command name' },
   { file: 'src/agents/agentLauncher.ts', text: 'Howdah', why: 'the client name sent to the agent in `initialize` (clientInfo), not shown in VS Code' },
   { file: 'src/acp/errors.ts', text: 'Message of at least {0} bytes exceeds the {1}-byte limit and was dropped', why: 'a framing error of the protocol layer: written to the log and answered to the agent, not shown' },
   { file: 'src/session/lifecycle.ts', text: 'A session cannot go from {0} to {1}', why: 'a programming error (an impossible state transition), never a user-facing message' },
   { file: 'src/workspace/safeFs.ts', text: 'the file is {0} bytes, over the {1}-byte limit', why: 'answered to the agent as the reason its fs request failed' },
   { file: 'src/workspace/textCodec.ts', text: 'Writing {0} is not supported here', why: 'answered to the agent as the reason its write failed' },
+  { file: 'src/agents/agentStarter.ts', text: 'connection {0}', why: 'the name of the connection\'s disposal scope, for leak reports' },
+  ...['File', 'Directory', 'Link'].map((text) => ({ file: 'src/agents/registry/archive.ts', text, why: 'a tar entry type (the archive reader\'s value)' })),
+  { file: 'src/edits/turnSnapshots.ts', text: '{0} read, {1} KB stored, {2} ms', why: 'the snapshot\'s statistics, only in the Edits log' },
   { file: 'src/panel/promptBlocks.ts', text: 'terminal', why: 'the @-mention keyword the user types (`@terminal`), like a command name' },
 ];
 
@@ -48,14 +49,14 @@ const allowed = (file: string, text: string) => NOT_TRANSLATED.some((a) => file.
 
 const NOTIFY = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 /** Object-literal properties whose value is shown (QuickPickItem, InputBoxOptions, CodeLens/Command, progress, h() attributes). */
-const SHOWN_PROPERTIES = new Set(['label', 'description', 'detail', 'title', 'tooltip', 'placeHolder', 'placeholder', 'prompt', 'validationMessage', 'aria-label', 'ariaLabel', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
+const SHOWN_PROPERTIES = new Set(['openLabel', 'label', 'description', 'detail', 'title', 'tooltip', 'placeHolder', 'placeholder', 'prompt', 'validationMessage', 'aria-label', 'ariaLabel', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
 /** Assignments `x.name = '…'` that put text on screen (elements, status bar items, quick picks, tree views). */
 const SHOWN_ASSIGNMENTS = new Set(['textContent', 'innerText', 'title', 'tooltip', 'placeholder', 'placeHolder', 'label', 'description', 'detail', 'prompt', 'text', 'ariaLabel', 'validationMessage', 'message']);
 const SHOWN_ATTRIBUTES = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
 /** The host's own helpers whose first argument is a message shown to the user (an error notification, an Undo offer). */
 const MESSAGE_HELPERS = new Set(['fail', 'offerUndo']);
 /** Functions whose result is shown to the user as it is (a form field's error, why an agent did not start). */
-const USER_TEXT_FUNCTIONS = new Set(['fieldError', 'describeStartFailure', 'toStartFailure']);
+const USER_TEXT_FUNCTIONS = new Set(['fieldError', 'describeStartFailure', 'toStartFailure', 'howItEnded', 'describeCounts', 'whereFound', 'diskProblem', 'networkReason', 'whyUnrecorded', 'formatBytes']);
 /**
  * In the page, a literal that reads like prose (a capitalised word, or two words) is text for a person wherever it
  * stands, except in these calls (selectors, class names, events, developer messages)…
@@ -75,7 +76,18 @@ const HOST_PROSE_FILES = [
   'src/agents/agentInstalls.ts', 'src/agents/continuations.ts', 'src/agents/continueSession.ts', 'src/agents/registryService.ts', 'src/agents/sessionRunner.ts', 'src/agents/signIn.ts', 'src/agents/signInStates.ts', 'src/agents/signOut.ts', 'src/agents/agentPicker.ts', 'src/agents/managedSession.ts', 'src/agents/workspaceTrust.ts',
   'src/edits/checkpoints.ts', 'src/edits/diffViews.ts', 'src/edits/editCommands.ts', 'src/edits/reviewActions.ts', 'src/edits/reviewRounds.ts', 'src/edits/reviewComments.ts',
   'src/terminals/agentTerminals.ts', 'src/terminals/terminalView.ts',
+  // Composed messages that reach the user indirectly: an install error's message, how an agent ended, why a command
+  // needs asking, the status bar's words, the pickers' rows, the protocol log page.
+  'src/acp/agentConnection.ts',
+  'src/agents/registry/archive.ts', 'src/agents/registry/archivePaths.ts', 'src/agents/registry/download.ts', 'src/agents/registry/installErrors.ts', 'src/agents/registry/installer.ts', 'src/agents/registry/packageManagers.ts',
+  'src/agents/agentHistories.ts', 'src/agents/agentStarter.ts', 'src/agents/historyPicker.ts', 'src/agents/statusBar.ts', 'src/agents/startQuestions.ts', 'src/agents/startFailure.ts', 'src/agents/slowStarts.ts', 'src/agents/signInStatus.ts', 'src/agents/crashNotice.ts', 'src/agents/agentLog.ts', 'src/agents/protocolLogView.ts', 'src/agents/signInStates.ts',
+  'src/terminals/commandRules.ts', 'src/terminals/commandClassifier.ts', 'src/terminals/shellWords.ts', 'src/terminals/shellSyntax.ts', 'src/terminals/commandUnwrap.ts',
+  'src/agents/agentDefinitions.ts', 'src/session/session.ts', 'src/edits/editsStorage.ts', 'src/edits/changeTracker.ts', 'src/agents/registry/registryFetch.ts', 'src/terminals/terminalOutputModel.ts',
+  'src/workspace/sensitivePaths.ts', 'src/edits/turnSnapshots.ts', 'src/edits/turnOutcomes.ts', 'src/edits/fileAccess.ts', 'src/panel/problemsText.ts', 'src/session/restartPolicy.ts', 'src/session/pastSessions.ts',
 ];
+
+/** Calls where only these arguments are text; the others are syntax (a command rule's shell patterns). */
+const TEXT_ARGUMENTS_ONLY: Readonly<Record<string, readonly number[]>> = { pattern: [2] };
 
 /** DOM calls whose string arguments become text nodes. */
 const TEXT_CALLS = new Set(['append', 'prepend', 'replaceChildren', 'createTextNode', 'after', 'before', 'replaceWith']);
@@ -182,6 +194,7 @@ export function scanSource(file: string, text: string): Finding[] {
       else if (name === 'TreeItem' && ts.isNewExpression(node)) add('tree item label', args[0]);
       else if (name === 'MarkdownString' && ts.isNewExpression(node)) add('Markdown tooltip', args[0]);
       else if (name === 'createWebviewPanel') add('webview panel title', args[1]);
+      else if (name === 'createOutputChannel') add('output channel name', args[0]);
       else if (name === 'createTerminal' && args[0] && ts.isObjectLiteralExpression(args[0])) {
         for (const p of args[0].properties) if (ts.isPropertyAssignment(p) && propertyName(p.name) === 'name') add('terminal name', p.initializer);
       }
@@ -204,7 +217,7 @@ export function scanSource(file: string, text: string): Finding[] {
   visit(source);
   if (proseEverywhere) {
     const prose = (node: ts.Node): void => {
-      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && PROSE.test(messageOf(node)) && !found.has(node) && isPageText(node)) found.set(node, 'prose in the page');
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && PROSE.test(messageOf(node)) && !found.has(node) && isPageText(node, inPage)) found.set(node, 'prose in the page');
       ts.forEachChild(node, prose);
     };
     prose(source);
@@ -218,7 +231,7 @@ export function scanSource(file: string, text: string): Finding[] {
 }
 
 /** Whether a literal in the page is text for a person: not markup, a selector, an event, a key, a comparison or a developer message. */
-function isPageText(node: ts.Node): boolean {
+function isPageText(node: ts.Node, inPage: boolean): boolean {
   if (insideTranslatorCall(node) && insideTranslatorCallAsMessage(node)) return false;
   // HTML markup (the Markdown renderer's code-block frame): its words are wrapped where they are built.
   if (/^\s*</.test(messageOf(node as TextLiteral))) return false;
@@ -240,15 +253,20 @@ function isPageText(node: ts.Node): boolean {
     if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       if (n.expression === child) return false;
       const name = calleeName(n);
+      // On the host, an Error thrown from a file of user text is what a notification or the panel shows.
+      if (!inPage && name === 'Error' && ts.isNewExpression(n)) return true;
       if (name && PAGE_NON_TEXT_CALLS.has(name)) return false;
       if (name === 'setAttribute') return n.arguments?.[0] !== child && SHOWN_ATTRIBUTES.has(ts.isStringLiteral(n.arguments![0]) ? n.arguments![0].text : '');
       if (name === 'h' && n.arguments?.[0] === child) return false;
+      if (name && name in TEXT_ARGUMENTS_ONLY) return TEXT_ARGUMENTS_ONLY[name].includes(n.arguments?.indexOf(child as ts.Expression) ?? -1);
       if (isTranslatorCall(n)) return true;
       return true;
     }
     // A constant or field holding prose is text, wherever it is used.
     if (ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) return n.name !== child;
-    if (ts.isReturnStatement(n) || ts.isArrayLiteralExpression(n) || ts.isConditionalExpression(n) || ts.isParenthesizedExpression(n) || ts.isArrowFunction(n) || ts.isPropertyDeclaration(n) || ts.isShorthandPropertyAssignment(n) || ts.isAsExpression(n)) continue;
+    // What a function returns is text wherever it is used (the reason a download failed, a size).
+    if (ts.isReturnStatement(n)) return true;
+    if (ts.isArrayLiteralExpression(n) || ts.isConditionalExpression(n) || ts.isParenthesizedExpression(n) || ts.isArrowFunction(n) || ts.isPropertyDeclaration(n) || ts.isShorthandPropertyAssignment(n) || ts.isAsExpression(n)) continue;
     if (ts.isBinaryExpression(n)) continue;
     return false;
   }

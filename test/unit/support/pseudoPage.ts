@@ -4,22 +4,8 @@
  * by the test, before any webview module runs, so module-level messages are translated too — as in the real page,
  * where webview/localizePage.ts comes first.
  */
-import * as l10n from '@vscode/l10n';
-import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
 import { Window } from 'happy-dom';
-import english from '../../../l10n/bundle.l10n.json';
-
-export const PSEUDO_OPEN = '⟦';
-export const PSEUDO_CLOSE = '⟧';
-
-/** message → ⟦pseudo-translation⟧, placeholders kept. */
-export function pseudoBundle(bundle: Record<string, string>): Record<string, string> {
-  const accented = getL10nPseudoLocalized(bundle) as Record<string, string>;
-  return Object.fromEntries(Object.entries(accented).map(([key, text]) => [key, `${PSEUDO_OPEN}${text}${PSEUDO_CLOSE}`]));
-}
-
-export const englishBundle: Record<string, string> = english;
-l10n.config({ contents: pseudoBundle(englishBundle) });
+export { PSEUDO_CLOSE, PSEUDO_OPEN, englishBundle, pseudoBundle } from './pseudoBundle';
 
 export const posted: unknown[] = [];
 export const pageWindow = new Window({ url: 'https://howdah.invalid/', width: 800, height: 1200 });
