@@ -128,7 +128,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   await timeNewSession(page, wv, frame, timesFile);
   await promptBox(wv).fill(`stream ${size.chunks} ${size.bytes}`);
   const marker = `STRESS-END ${size.chunks}`;
-  const visible = frame.evaluate(watchText, marker);
+  const visible = shown(frame, marker);
   const host = extensionHost(server.pid);
   const before = procStats(host);
   const sent = now();
@@ -169,10 +169,20 @@ async function stream(page, wv, frame, server, timesFile, size) {
 }
 
 /** A session of `ENTRIES` one-line messages; then its view is closed and opened again: click → last entry shown. */
+/** Seconds to wait for a stress answer's end marker: a stress agent that failed (its answer an error) never sends it. */
+const MARKER_TIMEOUT_S = 180;
+
+/** When the page first shows `marker`; fails (naming the marker) instead of waiting for ever. */
+function shown(frame, marker) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`"${marker}" not shown within ${MARKER_TIMEOUT_S} s: see the stress agent's log and the panel`)), MARKER_TIMEOUT_S * 1000); });
+  return Promise.race([frame.evaluate(watchText, marker), late]).finally(() => clearTimeout(timer));
+}
+
 async function reopenLongSession(page, wv, frame, timesFile) {
   await timeNewSession(page, wv, frame, timesFile);
   await promptBox(wv).fill(`entries ${ENTRIES}`);
-  const done = frame.evaluate(watchText, `ENTRIES-END ${ENTRIES}`);
+  const done = shown(frame, `ENTRIES-END ${ENTRIES}`);
   await button(wv, 'Send').click();
   await done;
   await page.waitForTimeout(1500);
