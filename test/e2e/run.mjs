@@ -1,11 +1,13 @@
 // `npm run test:e2e`: the end-to-end tier. Packages the .vsix, installs it into a clean code-server,
 // opens the workbench in headless Chromium and runs the *.test.mjs files here with mocha, in this process.
 // HOWDAH_GREP=<text> runs only matching tests; HOWDAH_VSIX=<file> installs that .vsix instead of packaging. Screenshots: test-results/e2e/<test>/.
+// `--smoke` runs only the suites of SMOKE. HOWDAH_VSCODE=oldest runs on the oldest VS Code engines.vscode claims
+// (config.mjs VSCODE_HOSTS; `npm run test:e2e:oldest` is that with --smoke), its results under test-results/e2e-oldest/.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO, fakeAgentSettings } from '../harness/config.mjs';
+import { HOST, HOST_NAME, REPO, fakeAgentSettings } from '../harness/config.mjs';
 import { launchBrowser } from '../harness/browser.mjs';
 import { provision } from '../harness/provision.mjs';
 import { readResults } from '../harness/results.mjs';
@@ -17,6 +19,13 @@ import { e2e } from './context.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The product's core, for the oldest VS Code: the view loads; a conversation streams, asks permission, writes, and its
+ * edit opens in the diff editor and is accepted; a pending change is reviewed hunk by hunk through the diff editor's
+ * lenses, title-bar buttons and palette commands, and outlives a window reload.
+ */
+const SMOKE = ['1-view.test.mjs', '2-chat-flow.test.mjs', '5-review.test.mjs'];
+const smoke = process.argv.includes('--smoke');
 
 async function runMocha(output) {
   const Mocha = require('mocha');
@@ -27,14 +36,23 @@ async function runMocha(output) {
     // reporter prints every retry, so a test that needs it is visible. HOWDAH_E2E_RETRIES=0 turns it off.
     retries: Number(process.env.HOWDAH_E2E_RETRIES ?? 1),
   });
-  for (const f of fs.readdirSync(HERE).filter(f => f.endsWith('.test.mjs')).sort()) mocha.addFile(path.join(HERE, f));
+  for (const f of fs.readdirSync(HERE).filter(f => f.endsWith('.test.mjs') && (!smoke || SMOKE.includes(f))).sort()) mocha.addFile(path.join(HERE, f));
   await mocha.loadFilesAsync();
   return new Promise(resolve => mocha.run(resolve));
 }
 
-await runTier('e2e', async ({ runDir, logDir, onCleanup }) => {
+/** The oldest host must be the VS Code engines.vscode names, or its smoke tests another version than the one claimed. */
+function checkOldestIsClaimed(vscode) {
+  const claimed = /^\^?(\d+\.\d+)\./.exec(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).engines.vscode)?.[1];
+  if (vscode.split('.').slice(0, 2).join('.') !== claimed) {
+    throw new Error(`the oldest host is VS Code ${vscode} but engines.vscode claims ${claimed}: change VSCODE_HOSTS.oldest in test/harness/config.mjs`);
+  }
+}
+
+await runTier(HOST_NAME === 'current' ? 'e2e' : `e2e-${HOST_NAME}`, async ({ runDir, logDir, onCleanup }) => {
   const vsix = process.env.HOWDAH_VSIX || await phase('package .vsix', () => packageExtension());
-  await phase('provision', provision);
+  const { vscode } = await phase(`provision (VS Code ${HOST.vscode})`, provision);
+  if (HOST_NAME === 'oldest') checkOldestIsClaimed(vscode);
   const workspace = path.join(runDir, 'workspace');
   // Every fake agent of the run appends what it receives and sends here (see fixtures/fake-agent/README.md).
   const agentLog = path.join(runDir, 'fake-agent.jsonl');

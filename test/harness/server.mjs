@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { RUNS, TESTABLE_SETTINGS } from './config.mjs';
+import { HOST, RUNS, TESTABLE_SETTINGS } from './config.mjs';
 import { atExit, markRun, spawnGroup, stopGroup } from './processes.mjs';
-import { installation, node24Env } from './provision.mjs';
+import { installation, hostNodeEnv } from './provision.mjs';
 import { log, phase } from './timing.mjs';
 
 /** Removes run folders left by runs that died without cleaning up (their pid ends the name). */
@@ -43,9 +43,9 @@ export function freePort() {
   });
 }
 
-/** The server's environment: Node 24 first on PATH, private HOME/XDG, no leaked VS Code variables. */
+/** The server's environment: the host's Node first on PATH, private HOME/XDG, no leaked VS Code variables. */
 function serverEnv(dir, runDir, extra) {
-  const env = node24Env();
+  const env = hostNodeEnv();
   for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
   const home = path.join(dir, 'home');
   for (const sub of ['.config', '.local/share', '.cache', 'run']) fs.mkdirSync(path.join(home, sub), { recursive: true });
@@ -115,7 +115,9 @@ export async function startCodeServer({ runDir, name, folder, settings = {}, vsi
   const args = [
     codeServerEntry, '--config', config, ...common,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    '--ignore-last-opened', '--reconnection-grace-time', '30',
+    '--ignore-last-opened',
+    // An extension host whose window went away (a reload) ends after 30 s instead of 3 h, where code-server allows it.
+    ...(HOST.lacksFlags?.includes('--reconnection-grace-time') ? [] : ['--reconnection-grace-time', '30']),
     ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...(folder ? [folder] : []),
   ];
