@@ -6,11 +6,10 @@
 // First of the suites, so that no earlier test has done a step already.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, lensAction, lensLine, openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { closeAllSessions, setUserSetting, until, useDefaultAgentForSuite } from './agent-choice.mjs';
-import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
 
 const STEPS = ['chooseAgent', 'signIn', 'askForChange', 'reviewHunks', 'undoCheckpoint'];
 const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`).join('');
@@ -75,9 +74,7 @@ describe('the walkthrough (installed .vsix)', function () {
   it('opens from the panel’s … menu, and its steps complete as the user does them', async () => {
     const { page } = e2e;
     const rel = 'walkthrough/thirty.txt';
-    const file = path.join(e2e.workspace, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ORIGINAL);
+    const file = writeWorkspaceFile(rel, ORIGINAL);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);

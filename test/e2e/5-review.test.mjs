@@ -11,7 +11,7 @@ import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, lensAction, lensLine, openHowdahView, openPalette, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
-import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
 
 /** Quick Open (the palette without `>`): opens the workspace file `rel` in an editor, the active one. */
 async function openFile(page, rel) {
@@ -54,9 +54,7 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     const { page } = e2e;
     const name = `thirty-${++attempts}.txt`;
     const REL = `review/${name}`;
-    const file = path.join(e2e.workspace, REL);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ORIGINAL);
+    const file = writeWorkspaceFile(REL, ORIGINAL);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);
@@ -105,9 +103,7 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     const { page } = e2e;
     const name = `buttons-${++attempts}.txt`;
     const REL = `review/${name}`;
-    const file = path.join(e2e.workspace, REL);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ORIGINAL);
+    const file = writeWorkspaceFile(REL, ORIGINAL);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);
@@ -163,11 +159,9 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
   it('a pending change survives a window reload, and Reject then restores the original bytes', async () => {
     const { page } = e2e;
     const name = `reload-${++attempts}.txt`;
-    const file = path.join(e2e.workspace, 'review', name);
     // A BOM and CRLF line ends: the agent's text is written in the file's format, the reject must bring back the bytes.
     const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORIGINAL.replace(/\n/g, '\r\n'))]);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, original);
+    const file = writeWorkspaceFile(`review/${name}`, original);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);
@@ -204,9 +198,7 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     const { page } = e2e;
     const name = `held-${++attempts}.txt`;
     const REL = `review/${name}`;
-    const file = path.join(e2e.workspace, REL);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ORIGINAL);
+    const file = writeWorkspaceFile(REL, ORIGINAL);
     const NOTE = 'my unsaved note';
     const dirtyTab = page.locator('.tabs-container .tab.dirty', { hasText: name });
 

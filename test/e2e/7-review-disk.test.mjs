@@ -4,11 +4,10 @@
 // diff editor's Reject File button (its title bar) puts back the original bytes exactly, BOM and CRLF included.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, lensLine, openHowdahView } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
-import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
 
 let attempts = 0;
 
@@ -21,10 +20,8 @@ describe('reviewing a disk write the agent made itself (installed .vsix)', funct
     const { page } = e2e;
     const name = `bom-crlf-${++attempts}.txt`;
     const rel = `review/${name}`;
-    const file = path.join(e2e.workspace, rel);
     const original = Buffer.from('\ufeffline one\r\nline two\r\nline three\r\n');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, original);
+    const file = writeWorkspaceFile(rel, original);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, openHowdahView, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
-import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+import { e2e, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
 
 const lines = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')}: as it was\n`).join('');
 
@@ -28,9 +28,7 @@ describe('review comments from the native diff editor (installed .vsix)', functi
   it('a comment on a changed line, written in the diff editor and sent, reaches the agent with its file and line', async () => {
     const { page } = e2e;
     const REL = 'review/commented.txt';
-    const file = path.join(e2e.workspace, REL);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, lines);
+    const file = writeWorkspaceFile(REL, lines);
 
     await loadWorkbench();
     const wv = await openHowdahView(page);

@@ -15,6 +15,14 @@ export async function loadWorkbench() {
 }
 
 /** A screenshotter writing into test-results/e2e/<slug>/. */
+/** Writes `content` to `rel` in the run's workspace (its folders made); returns the file's path. */
+export function writeWorkspaceFile(rel, content) {
+  const file = path.join(e2e.workspace, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  return file;
+}
+
 export function screenshots(slug) {
   return screenshotter(e2e.page, path.join(e2e.resultsDir, slug));
 }
