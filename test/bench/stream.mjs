@@ -11,7 +11,8 @@
 // both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS.
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
-// `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs).
+// `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
+// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,6 +115,28 @@ function activationLog(dataDir) {
   return { activateMs: NaN, heapMiB: NaN };
 }
 
+/**
+ * STREAM_PROFILE=<folder>: a CPU profile of the workbench's renderer (the webview's frame runs in it too) from Send to
+ * the answer shown, one .cpuprofile per stream (open it in Chromium's DevTools, Performance or JavaScript Profiler).
+ */
+const PROFILE_DIR = process.env.STREAM_PROFILE;
+
+async function startProfile(page) {
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      await cdp.detach();
+      console.log(`profile: ${file}`);
+    },
+  };
+}
+
 /** New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). */
 async function timeNewSession(page, wv, frame, timesFile) {
   const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
@@ -133,8 +156,10 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const before = procStats(host);
   const sent = now();
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
+  const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
   await button(wv, 'Send').click();
   const visibleAt = await visible;
+  if (profiling) await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`));
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
   await page.waitForTimeout(1500); // the tasks that finish the answer (last render) end too
@@ -168,7 +193,6 @@ async function stream(page, wv, frame, server, timesFile, size) {
   };
 }
 
-/** A session of `ENTRIES` one-line messages; then its view is closed and opened again: click → last entry shown. */
 /** Seconds to wait for a stress answer's end marker: a stress agent that failed (its answer an error) never sends it. */
 const MARKER_TIMEOUT_S = 180;
 
@@ -179,6 +203,7 @@ function shown(frame, marker) {
   return Promise.race([frame.evaluate(watchText, marker), late]).finally(() => clearTimeout(timer));
 }
 
+/** A session of `ENTRIES` one-line messages; then its view is closed and opened again: click → last entry shown. */
 async function reopenLongSession(page, wv, frame, timesFile) {
   await timeNewSession(page, wv, frame, timesFile);
   await promptBox(wv).fill(`entries ${ENTRIES}`);
