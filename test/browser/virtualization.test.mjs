@@ -36,8 +36,11 @@ async function stream(page, text, { size = 30_000, entries = [], onPatch } = {})
 
 /** Waits for the page to render everything it was sent and the virtualiser to finish its work. */
 async function settle(page) {
-  await page.waitForFunction(() => window.__howdah.settled() && !window.__howdah.virtualizer().busy);
+  const quiet = () => page.waitForFunction(() => window.__howdah.settled() && !window.__howdah.virtualizer().busy);
+  await quiet();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  // (the frames drawn may have moved groups far away: their placeholders get their rendered text when idle)
+  await quiet();
 }
 
 /** Waits for the end of an animated scroll (the browser's Page Up): the position the same over 200 ms. */
@@ -181,8 +184,9 @@ describe('chat webview: virtualised transcript', function () {
       const found = await chat.page.evaluate((word) => window.find(word, false, false, true), `marker-${i} holds`);
       assert.equal(found, true, `marker-${i} found`);
     }
-    // as the reader sees it, without the Markdown around the words (groups that streamed in far away held their
-    // source until the page was idle)
+    // as the reader sees it, without the Markdown around the words (placeholders hold their source until the page is
+    // idle: those the finds above put far away too)
+    await settle(chat.page);
     for (const i of [40, 700]) {
       const found = await chat.page.evaluate((words) => window.find(words, false, false, true), `holds bold ${i}, code${i} and link ${i} among`);
       assert.equal(found, true, `paragraph ${i} found as shown`);

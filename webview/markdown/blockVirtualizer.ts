@@ -1,3 +1,4 @@
+import { stripAnsi } from '../../src/shared/textSafety';
 /**
  * Keeps a long transcript's DOM small: a completed group of Markdown blocks (see streamingMarkdown.ts) that is far
  * from the viewport becomes a placeholder — the same element, at the height it had when rendered, holding only the
@@ -8,16 +9,16 @@
  * auto` alone: VS Code's find in a webview is the browser's own find on the page's DOM (`window.find` in the webview
  * frame), and a copy is the browser's serialisation of the selection. Text that is not in the DOM is neither found
  * nor copied; `content-visibility: auto` keeps it findable but keeps every element, so the page still grows with the
- * answer. A placeholder's text is the group's `innerText`, read from the rendered group just before it is replaced,
- * laid out with `white-space: pre-wrap`: the browser finds in it the words the reader saw. Placeholders keep
- * `content-visibility: auto`, so off screen they cost no layout or paint; Chromium's window.find and a selection's
- * text do see text in skipped content (only innerText of a skipped element is empty, so a group is laid out before
- * its innerText is read). Groups that streamed in far from the viewport are made as placeholders straight away, with
- * the text of their rendered Markdown (no layout at all: streamingMarkdown.ts).
+ * answer. A placeholder's text is the text of the group's rendered Markdown (markdown-it's output without its tags),
+ * laid out with `white-space: pre-wrap`: the browser finds in it the words the reader saw. Making it costs a parse, so
+ * a placeholder first holds the group's Markdown source and gets the rendered text in the page's idle time (polish):
+ * nothing is parsed or laid out for it while an answer streams. Placeholders keep `content-visibility: auto`, so off
+ * screen they cost no layout or paint; Chromium's window.find and a selection's text do see text in skipped content.
+ * Groups that streamed in far from the viewport are made as placeholders straight away (streamingMarkdown.ts).
  * When find selects a match in a placeholder, scrolling it into view brings the group near, it is rendered, and the
  * same occurrence is selected again in the rendered group, so "find next" goes on from it. A copy whose selection
  * spans placeholders is filled by the transcript's copy handler with the text the rendered groups give
- * (`selectedText`): innerText has the same words but not always the browser copy's line breaks between blocks.
+ * (`selectedText`): a placeholder's text has the same words but not always the browser copy's line breaks.
  *
  * A group that holds the page's selection (its anchor or focus) is never replaced: the selection would collapse.
  */
@@ -30,9 +31,14 @@ const SLICE_MS = 6;
 interface Group {
   readonly element: HTMLElement;
   /** Renders the group's Markdown (from its owner's text, so nothing is copied here). */
+  /** The group's Markdown: a placeholder's text until the page is idle (see polish). */
+  readonly source: string;
+  /** Renders the group's Markdown (from `source`, in its owner's renderer). */
   readonly render: () => DocumentFragment;
   rendered: boolean;
   near: boolean;
+  /** Its height (px) when the observer last saw it: a rendered group never changes, so it is its height now. */
+  height: number;
 }
 
 /**
@@ -83,10 +89,10 @@ export class BlockVirtualizer {
    * placeholder holding its Markdown source (class md-placeholder md-unmeasured, at the height of that text), rendered
    * when near, and given its rendered text when the page is idle.
    */
-  add(element: HTMLElement, render: () => DocumentFragment, start: GroupStart = 'rendered'): void {
+  add(element: HTMLElement, source: string, render: () => DocumentFragment, start: GroupStart = 'rendered'): void {
     const rendered = start === 'rendered';
     if (!this.enabled && rendered) return;
-    const group: Group = { element, render, rendered, near: rendered };
+    const group: Group = { element, source, render, rendered, near: rendered, height: -1 };
     this.groups.set(element, group);
     this.observer.observe(element);
     if (!rendered) {
@@ -186,6 +192,7 @@ export class BlockVirtualizer {
       const group = this.groups.get(entry.target);
       if (!group) continue;
       group.near = entry.isIntersecting;
+      if (group.rendered) group.height = entry.boundingClientRect.height;
       if (group.near !== group.rendered) this.queue.add(group);
       else this.queue.delete(group);
     }
@@ -211,21 +218,23 @@ export class BlockVirtualizer {
     if (this.queue.size > 0 && this.scheduled === undefined) this.scheduled = setTimeout(() => this.work(), 0);
   }
 
-  /** Rendered far away → placeholder of the same height holding the group's text. */
+  /**
+   * Rendered far away → placeholder of the same height holding the group's text: its Markdown source at once, the
+   * rendered text when the page is idle. No layout: the height is the observer's (a group seen on screen keeps its
+   * size while skipped, `contain-intrinsic-size: auto`), where reading innerText and measuring laid out the page
+   * under a stream in every callback (most of the page's script time in the real window).
+   */
   private replace(group: Group): void {
     const element = group.element;
     if (holdsSelection(element)) return;
-    // A group skipped by `content-visibility: auto` has no layout, and its innerText is empty: lay it out first.
-    element.style.contentVisibility = 'visible';
-    const text = element.innerText;
-    // (laid out now anyway: a group never shown has only its intrinsic size in the observer's figures)
-    const height = element.getBoundingClientRect().height;
-    element.style.removeProperty('content-visibility');
+    const height = group.height >= 0 ? group.height : element.getBoundingClientRect().height;
     element.style.height = `${height}px`;
     element.classList.add('md-placeholder');
-    element.replaceChildren(text);
+    element.replaceChildren(stripAnsi(group.source));
     group.rendered = false;
     this.placeholdersMade++;
+    this.unpolished.add(group);
+    this.polishWhenIdle();
   }
 
   /** Placeholder come near → the group rendered again; a selection in it (a find match) is found again in it. */

@@ -210,7 +210,7 @@ export class StreamingMarkdown {
     const text = this.groupSlices.join('');
     this.groupSlices = [];
     this.groupTexts.push(text);
-    this.virtualizer?.add(group, () => renderMarkdown(text), this.groupAsText ? 'source' : 'rendered');
+    this.virtualizer?.add(group, text, () => renderMarkdown(text), this.groupAsText ? 'source' : 'rendered');
   }
 
   /**
