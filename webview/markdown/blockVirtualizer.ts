@@ -177,11 +177,14 @@ export class BlockVirtualizer {
     const started = performance.now();
     for (const group of this.unpolished) {
       if (idle.timeRemaining() < 1 || performance.now() - started > SLICE_MS) break;
+      // rendered meanwhile (restore let it go already) or gone: nothing to do
+      if (group.rendered || !group.element.isConnected) {
+        this.unpolished.delete(group);
+        continue;
+      }
       // a find match in it would lose its selection: left for a later idle time
       if (holdsSelection(group.element)) continue;
       this.unpolished.delete(group);
-      // rendered meanwhile: its placeholder, if it goes far again, is made from its rendered text
-      if (group.rendered || !group.element.isConnected) continue;
       group.element.replaceChildren(group.render().textContent ?? '');
     }
     this.polishWhenIdle();
@@ -247,6 +250,7 @@ export class BlockVirtualizer {
     element.classList.remove('md-placeholder', 'md-unmeasured');
     element.style.removeProperty('height');
     group.rendered = true;
+    this.unpolished.delete(group);
     this.groupsRestored++;
     if (atTop) this.root.scrollTop = 0;
     if (selected) reselect(element, selected);
