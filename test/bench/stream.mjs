@@ -117,7 +117,8 @@ function activationLog(dataDir) {
 
 /**
  * STREAM_PROFILE=<folder>: a CPU profile of the workbench's renderer (the webview's frame runs in it too) from Send to
- * the answer shown, one .cpuprofile per stream (open it in Chromium's DevTools, Performance or JavaScript Profiler).
+ * the answer shown, one .cpuprofile per stream, and a devtools.timeline trace beside it (.trace.json: layout, paint,
+ * style per frame, which the CPU profile shows only as "(program)"); open either in Chromium's DevTools.
  */
 const PROFILE_DIR = process.env.STREAM_PROFILE;
 
@@ -127,9 +128,16 @@ async function startProfile(page) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
   await cdp.send('Profiler.start');
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline', transferMode: 'ReportEvents' });
   return {
     async stop(file) {
       const { profile } = await cdp.send('Profiler.stop');
+      const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+      await cdp.send('Tracing.end');
+      await done;
+      fs.writeFileSync(file.replace(/\.cpuprofile$/, '.trace.json'), JSON.stringify(events));
       fs.writeFileSync(file, JSON.stringify(profile));
       await cdp.detach();
       console.log(`profile: ${file}`);
