@@ -222,7 +222,7 @@ export class Transcript {
     this.renderers = [...added, ...this.renderers];
     this.start = newStart;
     // Keep the entries the reader was looking at in place.
-    this.element.scrollTop += this.element.scrollHeight - before;
+    this.scrollTo(this.element.scrollTop + this.element.scrollHeight - before);
     this.updateEarlier();
     (this.list.firstElementChild as HTMLElement | null)?.setAttribute('tabindex', '-1');
     if (this.start === 0) (this.list.firstElementChild as HTMLElement | null)?.focus({ preventScroll: true });
@@ -264,8 +264,12 @@ export class Transcript {
   }
 
   private followEnd(): void {
-    if (!this.stick) return;
-    this.element.scrollTop = this.element.scrollHeight;
+    if (this.stick) this.scrollTo(this.element.scrollHeight);
+  }
+
+  /** Moves the view itself: the position it lands on is the last one, so its scroll event is not read as the reader's. */
+  private scrollTo(top: number): void {
+    this.element.scrollTop = top;
     this.lastTop = this.element.scrollTop;
   }
 
@@ -287,7 +291,6 @@ export class Transcript {
     if ((event.key !== 'Home' && event.key !== 'End') || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
     this.stick = event.key === 'End';
-    this.element.scrollTop = event.key === 'End' ? this.element.scrollHeight : 0;
-    this.lastTop = this.element.scrollTop;
+    this.scrollTo(event.key === 'End' ? this.element.scrollHeight : 0);
   }
 }
