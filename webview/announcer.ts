@@ -3,6 +3,12 @@ import * as l10n from '@vscode/l10n';
 
 /** Longest announcement: a screen reader reads the rest from the transcript if the user wants it. */
 const MAX = 500;
+/**
+ * How long an announcement stays in its region. A screen reader takes the text when it changes, so it is cleared
+ * after: left there, the page's find (VS Code's find in a webview is the browser's) counted matches in text nobody
+ * sees, and "find next" went to them before the transcript's.
+ */
+const SHOWN_MS = 3000;
 
 /**
  * Two live regions. The polite one takes completed agent messages (never per chunk: a stream of partial sentences is
@@ -45,11 +51,9 @@ export class Announcer {
     region.textContent = '';
     const timer = this.timers.get(region);
     if (timer) clearTimeout(timer);
-    this.timers.set(region, setTimeout(() => (region.textContent = text), 50));
-  }
-
-  /** What was announced last (tests). */
-  get last(): string {
-    return this.polite.textContent ?? '';
+    this.timers.set(region, setTimeout(() => {
+      region.textContent = text;
+      this.timers.set(region, setTimeout(() => (region.textContent = ''), SHOWN_MS));
+    }, 50));
   }
 }

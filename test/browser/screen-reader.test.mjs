@@ -49,6 +49,23 @@ describe('chat webview: screen readers and keyboard', function () {
     assert.equal(await live(chat.page, 'assertive'), '', 'an answer never interrupts');
   });
 
+  it('clears an announcement once said, so the page’s find sees only the transcript’s text', async function () {
+    const snap = snapshot({ entries: [user(1, 'Explain'), agent(2, 'It trims the name and falls back.')], turn: 'running' });
+    await send(chat.page, snap);
+    await send(chat.page, patch(snap, { op: 'turn', turn: 'idle' }));
+    await settled(chat.page);
+    assert.equal(await live(chat.page, 'polite'), 'Agent: It trims the name and falls back.');
+    await chat.page.waitForFunction(() => document.querySelector('[aria-live="polite"].announcer').textContent === '', undefined, { timeout: 10000 });
+    // VS Code's find in a webview is the browser's: one match, in the transcript, found again from itself
+    const finds = await chat.page.evaluate(() => {
+      getSelection().collapse(document.body, 0);
+      const where = [];
+      for (let i = 0; i < 3 && window.find('trims the name', false, false, true); i++) where.push(getSelection().anchorNode.parentElement.closest('.entry, .announcer').className);
+      return where;
+    });
+    assert.deepEqual(finds.map((c) => c.split(' ').includes('agent')), [true, true, true], finds.join(' | '));
+  });
+
   it('announces a permission prompt assertively, even with the focus outside the panel’s prompt', async function () {
     const snap = snapshot({ entries: [agent(1, 'Let me run it.')], turn: 'running' });
     await send(chat.page, snap);
