@@ -34,9 +34,19 @@ export async function openPalette(page) {
 
 /** Runs a command by its palette title, e.g. 'Howdah: New Session'. */
 export async function runCommand(page, title) {
-  const input = await openPalette(page);
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10000 });
+  // The palette can still close before the command is typed: a focus taken later than openPalette looks (a
+  // walkthrough editor selecting its next step after one completed was seen closing it; its input then goes inert
+  // while it animates closed). Nothing ran yet then, so open it again; once Enter is pressed, never again.
+  for (let attempt = 1; ; attempt++) {
+    const input = await openPalette(page);
+    try {
+      await input.fill(`>${title}`, { timeout: 5000 });
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: 10000 });
+      break;
+    } catch (error) {
+      if (attempt === 3 || await input.isVisible()) throw error;
+    }
+  }
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
 }
