@@ -186,6 +186,9 @@ export class BlockVirtualizer {
       if (holdsSelection(group.element)) continue;
       this.unpolished.delete(group);
       group.element.replaceChildren(group.render().textContent ?? '');
+      // Laid out once, here: Chromium's window.find skipped a placeholder given its text while content-visibility
+      // skipped it about 1 time in 5 (found on a second find), never after a layout query on its text.
+      layOut(group.element);
     }
     this.polishWhenIdle();
   }
@@ -255,6 +258,13 @@ export class BlockVirtualizer {
     if (atTop) this.root.scrollTop = 0;
     if (selected) reselect(element, selected);
   }
+}
+
+/** A layout query on the element's content: Chromium lays out content that content-visibility skips to answer it. */
+function layOut(element: HTMLElement): void {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  range.getBoundingClientRect();
 }
 
 function holdsSelection(element: Element): boolean {
