@@ -45,6 +45,21 @@ const AGENT = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline
 /** The first hunk accepted, the second rejected. */
 const EXPECTED = lines.map((l, i) => i === 1 ? 'line 02: changed by the agent\nline 02b: added by the agent\n' : l).join('');
 
+/**
+ * Puts `content` in review/<prefix>-<attempt>.txt, asks the agent (the scenario) to edit it in a new session, and waits
+ * until the agent's text is on disk (`written`). Returns the file's name, path and the chat view.
+ */
+async function agentEdits(prefix, content = ORIGINAL, written = (text) => text === AGENT) {
+  const name = `${prefix}-${++attempts}.txt`;
+  const file = writeWorkspaceFile(`review/${name}`, content);
+  await loadWorkbench();
+  const wv = await openHowdahView(e2e.page);
+  await newSession(wv);
+  await sendPrompt(wv, `review/${name}`);
+  await until('the agent to write the file', () => written(fs.readFileSync(file, 'utf8')));
+  return { name, file, wv };
+}
+
 describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
   this.timeout(180000);
   const shot = suiteScreenshots('review');
@@ -52,15 +67,7 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
   it('accepts one hunk and rejects the other through the diff editor CodeLens; the file on disk is the mix', async () => {
     const { page } = e2e;
-    const name = `thirty-${++attempts}.txt`;
-    const REL = `review/${name}`;
-    const file = writeWorkspaceFile(REL, ORIGINAL);
-
-    await loadWorkbench();
-    const wv = await openHowdahView(page);
-    await newSession(wv);
-    await sendPrompt(wv, REL);
-    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8') === AGENT);
+    const { name, file, wv } = await agentEdits('thirty');
     await wv.getByText('Done: two changes to review.').first().waitFor({ timeout: 30000 });
     await shot('agent-wrote');
 
@@ -101,15 +108,7 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
   // title-bar buttons and the palette's cursor commands show only when `resource in howdah.reviewedResources` holds there.
   it('reviews through the editor-title buttons and the palette: next and previous change, accept and reject at the cursor, accept the file', async () => {
     const { page } = e2e;
-    const name = `buttons-${++attempts}.txt`;
-    const REL = `review/${name}`;
-    const file = writeWorkspaceFile(REL, ORIGINAL);
-
-    await loadWorkbench();
-    const wv = await openHowdahView(page);
-    await newSession(wv);
-    await sendPrompt(wv, REL);
-    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8') === AGENT);
+    const { name, file, wv } = await agentEdits('buttons');
     const pane = await agentChangesPane(page);
     const row = pane.locator('.monaco-list-row', { hasText: name });
     await row.first().click();
@@ -158,16 +157,9 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
 
   it('a pending change survives a window reload, and Reject then restores the original bytes', async () => {
     const { page } = e2e;
-    const name = `reload-${++attempts}.txt`;
     // A BOM and CRLF line ends: the agent's text is written in the file's format, the reject must bring back the bytes.
     const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORIGINAL.replace(/\n/g, '\r\n'))]);
-    const file = writeWorkspaceFile(`review/${name}`, original);
-
-    await loadWorkbench();
-    const wv = await openHowdahView(page);
-    await newSession(wv);
-    await sendPrompt(wv, `review/${name}`);
-    await until('the agent to write the file', () => fs.readFileSync(file, 'utf8').includes('changed by the agent'));
+    const { name, file } = await agentEdits('reload', original, (text) => text.includes('changed by the agent'));
     assert.equal(fs.readFileSync(file, 'utf8'), `\ufeff${AGENT.replace(/\n/g, '\r\n')}`, "the agent's text in the file's format");
     const row = (await agentChangesPane(page)).locator('.monaco-list-row', { hasText: name });
     await row.first().waitFor({ timeout: 30000 });
