@@ -175,6 +175,7 @@ export class BlockVirtualizer {
   private polish(idle: IdleDeadline): void {
     this.idle = undefined;
     const started = performance.now();
+    const polished: HTMLElement[] = [];
     for (const group of this.unpolished) {
       if (idle.timeRemaining() < 1 || performance.now() - started > SLICE_MS) break;
       // rendered meanwhile (restore let it go already) or gone: nothing to do
@@ -186,10 +187,11 @@ export class BlockVirtualizer {
       if (holdsSelection(group.element)) continue;
       this.unpolished.delete(group);
       group.element.replaceChildren(group.render().textContent ?? '');
-      // Laid out once, here: Chromium's window.find skipped a placeholder given its text while content-visibility
-      // skipped it about 1 time in 5 (found on a second find), never after a layout query on its text.
-      layOut(group.element);
+      polished.push(group.element);
     }
+    // Laid out once, here: Chromium's window.find skipped a placeholder given its text while content-visibility
+    // skipped it about 1 time in 5 (found on a second find), never after a layout query on its text.
+    if (polished.length > 0) layOut(polished[0], polished[polished.length - 1]);
     this.polishWhenIdle();
   }
 
@@ -260,10 +262,11 @@ export class BlockVirtualizer {
   }
 }
 
-/** A layout query on the element's content: Chromium lays out content that content-visibility skips to answer it. */
-function layOut(element: HTMLElement): void {
+/** A layout query on the elements' content: Chromium lays out content that content-visibility skips to answer it. */
+function layOut(first: HTMLElement, last: HTMLElement): void {
   const range = document.createRange();
-  range.selectNodeContents(element);
+  range.setStart(first, 0);
+  range.setEnd(last, last.childNodes.length);
   range.getBoundingClientRect();
 }
 
