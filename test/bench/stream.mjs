@@ -12,7 +12,7 @@
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
-// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream).
+// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_FRAME_MS=<ms> (the page's stream pacing).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -121,6 +121,8 @@ function activationLog(dataDir) {
  * style per frame, which the CPU profile shows only as "(program)"); open either in Chromium's DevTools.
  */
 const PROFILE_DIR = process.env.STREAM_PROFILE;
+/** STREAM_FRAME_MS=<ms>: the page renders a running answer at most once per this many ms (0: every frame; default 32, app.ts). */
+const FRAME_MS = process.env.STREAM_FRAME_MS === undefined ? undefined : Number(process.env.STREAM_FRAME_MS);
 
 async function startProfile(page) {
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
@@ -164,6 +166,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const before = procStats(host);
   const sent = now();
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
+  if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
   const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
   await button(wv, 'Send').click();
   const visibleAt = await visible;
