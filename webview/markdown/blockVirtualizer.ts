@@ -191,7 +191,7 @@ export class BlockVirtualizer {
     }
     // Laid out once, here: Chromium's window.find skipped a placeholder given its text while content-visibility
     // skipped it about 1 time in 5 (found on a second find), never after a layout query on its text.
-    if (polished.length > 0) layOut(polished[0], polished[polished.length - 1]);
+    if (polished.length > 0) layOut(polished);
     this.polishWhenIdle();
   }
 
@@ -262,8 +262,17 @@ export class BlockVirtualizer {
   }
 }
 
-/** A layout query on the elements' content: Chromium lays out content that content-visibility skips to answer it. */
-function layOut(first: HTMLElement, last: HTMLElement): void {
+/**
+ * One layout query on the content from the first of the elements to the last (in the page's order; they come in the
+ * order they became placeholders): Chromium lays out content that content-visibility skips to answer it.
+ */
+function layOut(elements: readonly HTMLElement[]): void {
+  let first = elements[0];
+  let last = elements[0];
+  for (const element of elements) {
+    if (element.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = element;
+    if (last.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) last = element;
+  }
   const range = document.createRange();
   range.setStart(first, 0);
   range.setEnd(last, last.childNodes.length);
