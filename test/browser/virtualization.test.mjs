@@ -209,11 +209,13 @@ describe('chat webview: virtualised transcript', function () {
     // the reader scrolls up to paragraph 700 (its group had become a placeholder)
     const top = async () => chat.page.evaluate(() => [...document.querySelectorAll('.entry.agent p')].find((p) => p.textContent.startsWith('Paragraph 700:'))?.getBoundingClientRect().top);
     // (to its placeholder: where it is in the page depends on how much of the answer streamed in as text, by frame)
-    await chat.page.evaluate(() => {
+    const wasPlaceholder = await chat.page.evaluate(() => {
       const group = [...document.querySelectorAll('.entry.agent .md-blocks')].find((e) => e.textContent.includes('Paragraph 700:'));
       const box = document.querySelector('section.transcript');
       box.scrollTop += group.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      return group.classList.contains('md-placeholder');
     });
+    assert.equal(wasPlaceholder, true, "paragraph 700's group was a placeholder before the reader came to it");
     await settle(chat.page);
     await chat.page.evaluate(() => {
       const p = [...document.querySelectorAll('.entry.agent p')].find((e) => e.textContent.startsWith('Paragraph 700:'));
