@@ -123,6 +123,7 @@ function activationLog(dataDir) {
 const PROFILE_DIR = process.env.STREAM_PROFILE;
 /** STREAM_FRAME_MS=<ms>: the page renders a running answer at most once per this many ms (0: every frame; default 32, app.ts). */
 const FRAME_MS = process.env.STREAM_FRAME_MS === undefined ? undefined : Number(process.env.STREAM_FRAME_MS);
+if (FRAME_MS !== undefined && !(FRAME_MS >= 0)) throw new Error(`STREAM_FRAME_MS must be a number of milliseconds, 0 or more (got "${process.env.STREAM_FRAME_MS}")`);
 
 async function startProfile(page) {
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
