@@ -118,10 +118,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return active ? this.terminals.get(active.key) : undefined;
   }
 
-  post(message: HostMessage): void {
-    if (!this.view || !this.ready) return;
+  /** Posts to the page; the promise settles when the workbench has delivered it (the projector paces by it). */
+  post(message: HostMessage): Thenable<boolean> | undefined {
+    if (!this.view || !this.ready) return undefined;
     this.postedMessages++;
-    void this.view.webview.postMessage(message);
+    return this.view.webview.postMessage(message);
   }
 
   dispose(): void {

@@ -7,6 +7,11 @@ import { commandsView, entryView, planView, queueView, type EntryLookups } from 
  * mark what is dirty; a timer flushes at most one patch per interval (a frame, by default), so a stream of thousands
  * of chunks a second becomes ~60 posts. A message that only grew is sent as the appended text (offset + delta); the
  * webview checks the offset and asks for a new snapshot if it does not match. No `vscode`: unit-tested in Node.
+ *
+ * One patch at a time is on its way: while the last one has not been delivered (the promise `post` returns, VS
+ * Code's `postMessage`, settles when the workbench has handed it to the page), changes wait and go out together once
+ * it is. A window busy with the stream would otherwise queue patches faster than it takes them, and the end of an
+ * answer would wait behind all of them (see DELIVERY_TIMEOUT_MS).
  */
 
 export interface ObservableState extends SessionStateView {
@@ -24,6 +29,8 @@ export const realTimer: FlushTimer = {
 };
 
 export const FLUSH_INTERVAL_MS = 17;
+/** A patch not delivered after this long no longer holds the next back (a page that never answers cannot stall it). */
+export const DELIVERY_TIMEOUT_MS = 1_000;
 /**
  * Entries a snapshot carries: the tail of the conversation, a few times what the page renders at first (40), so
  * "Show earlier" is instant for the first pages and asks the host only after that.
@@ -54,6 +61,12 @@ export class SessionProjector {
    */
   private readonly appended = new Map<number, string[]>();
   private timer: unknown;
+  /** The patch on its way (see the class comment), and whether a flush waits for it. */
+  private inFlight: { readonly timeout: unknown } | undefined;
+  private held = false;
+  /** Patches posted and flushes held back for the one on its way (the benchmark and tests read them). */
+  patchesPosted = 0;
+  flushesHeld = 0;
   private readonly subscription: { dispose(): void } | undefined;
   private disposed = false;
 
@@ -62,7 +75,8 @@ export class SessionProjector {
     private readonly state: ObservableState | undefined,
     private readonly terminals: EntryLookups,
     private readonly header: () => HeaderView,
-    private readonly post: (message: HostMessage) => void,
+    /** Posts to the page; a promise (thenable) returned settles when the message is delivered. */
+    private readonly post: (message: HostMessage) => unknown,
     private readonly clock: FlushTimer = realTimer,
     private readonly intervalMs = FLUSH_INTERVAL_MS,
   ) {
@@ -115,13 +129,21 @@ export class SessionProjector {
     if (this.dirtyEntries.size > 0) this.schedule();
   }
 
-  /** Sends what is dirty now. Called by the timer; public for tests and for a final flush. */
-  flush(): void {
+  /**
+   * Sends what is dirty now, or once the patch on its way is delivered (`urgent`: now regardless, for the end of a
+   * turn: it would only queue behind that patch). Called by the timer; public for tests and for a final flush.
+   */
+  flush(urgent = false): void {
     if (this.timer !== undefined) this.clock.clear(this.timer);
     this.timer = undefined;
     if (this.disposed) return;
+    if (this.inFlight && !urgent) {
+      if (!this.held) this.flushesHeld++;
+      this.held = true;
+      return;
+    }
     if (this.resnapshot) {
-      this.post(this.snapshot());
+      this.send(this.snapshot());
       return;
     }
     const ops: PatchOp[] = [];
@@ -139,14 +161,41 @@ export class SessionProjector {
     if (this.headerDirty) ops.push({ op: 'header', header: this.header() });
     this.clearDirty();
     if (state && this.sent.size > 2 * SNAPSHOT_TAIL) this.forgetSentBefore(state.entries.length - SNAPSHOT_TAIL);
-    if (ops.length > 0) this.post({ type: 'patch', epoch: this.epoch, ops });
+    if (ops.length > 0) this.send({ type: 'patch', epoch: this.epoch, ops });
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.timer !== undefined) this.clock.clear(this.timer);
     this.timer = undefined;
+    this.delivered();
     this.subscription?.dispose();
+  }
+
+  private send(message: HostMessage): void {
+    this.patchesPosted++;
+    const delivery = this.post(message);
+    // what a held flush would have sent is in this message
+    this.held = false;
+    if (this.inFlight) this.clock.clear(this.inFlight.timeout);
+    this.inFlight = undefined;
+    if (!isThenable(delivery)) return;
+    const inFlight = { timeout: this.clock.set(() => this.inFlight === inFlight && this.delivered(), DELIVERY_TIMEOUT_MS) };
+    this.inFlight = inFlight;
+    const settle = () => this.inFlight === inFlight && this.delivered();
+    delivery.then(settle, settle);
+  }
+
+  /** The patch on its way arrived (or was given up on): a flush held back for it goes now. */
+  private delivered(): void {
+    const inFlight = this.inFlight;
+    if (!inFlight) return;
+    this.inFlight = undefined;
+    this.clock.clear(inFlight.timeout);
+    if (this.held && !this.disposed) {
+      this.held = false;
+      this.flush();
+    }
   }
 
   private mark(change: SessionChange): void {
@@ -189,8 +238,8 @@ export class SessionProjector {
         break;
       case 'turn-ended':
         // The end of an answer is what the user waits for: it goes out now, not a frame later, and before the work
-        // that follows a turn (the transcript's save) takes the host.
-        this.flush();
+        // that follows a turn (the transcript's save) takes the host; it does not wait for the patch on its way.
+        this.flush(true);
         return;
       case 'turn-started':
       case 'permission-requested':
@@ -271,4 +320,8 @@ export class SessionProjector {
     this.appended.clear();
     this.headerDirty = this.planDirty = this.commandsDirty = this.turnDirty = this.queueDirty = this.resnapshot = false;
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

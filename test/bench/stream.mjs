@@ -25,7 +25,7 @@ import { createRunDir, removeRunDir, startCodeServer } from '../harness/server.m
 import { log, phase } from '../harness/timing.mjs';
 import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_FRAME } from '../harness/workbench.mjs';
 import { packageExtension } from '../tools/package.mjs';
-import { descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
+import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
 
 const RUNS = Number(process.env.STREAM_RUNS ?? 3);
@@ -165,12 +165,14 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const visible = shown(frame, marker);
   const host = extensionHost(server.pid);
   const before = procStats(host);
+  const cpuBefore = cpuByRole(process.pid, server.pid);
   const sent = now();
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
   if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
   const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
   await button(wv, 'Send').click();
   const visibleAt = await visible;
+  const cpuAfter = cpuByRole(process.pid, server.pid);
   if (profiling) await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`));
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
@@ -202,6 +204,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     hostCpu: after.cpuMs - before.cpuMs,
     hostRss: after.rssMiB,
     rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
+    cpu: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]])),
   };
 }
 
@@ -302,6 +305,8 @@ function pageOnlyBench() {
   return (r.stdout ?? '') + (r.status ? `\n(webview.mjs exited ${r.status}: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')})` : '');
 }
 
+const CPU_ROLES = [['agent', 'stress agent'], ['extensionHost', 'extension host'], ['server', "code-server's others"], ['renderer', "Chromium's renderers"], ['chromium', "Chromium's others"], ['other', 'other']];
+
 let status = 0;
 try {
   const vsix = process.env.HOWDAH_VSIX || await phase('package .vsix', () => packageExtension());
@@ -336,6 +341,10 @@ try {
     row('webview DOM nodes at the end', of('nodes'), '');
     row('extension host CPU (Send → visible + 1.5 s)', of('hostCpu'), 'ms');
     row('extension host RSS at the end', of('hostRss'), 'MiB');
+    // Where the machine's CPU went from Send to the text visible: 2 cores give at most 2 × the wall time.
+    const cpu = (key) => results.map((r) => r.sizes[i].cpu[key]);
+    for (const [key, label] of CPU_ROLES) row(`CPU Send → visible: ${label}`, cpu(key), 'ms');
+    row('CPU Send → visible: all ÷ wall time (cores busy)', results.map((r) => Object.values(r.sizes[i].cpu).reduce((a, b) => a + b, 0) / r.sizes[i].sendToVisible), '', '', 2);
     row('renderer RSS at the end (largest)', of('rendererRss'), 'MiB');
   });
   console.log(`  ${ENTRIES.toLocaleString('en')}-entry session, view closed and opened again:`);

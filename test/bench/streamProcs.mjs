@@ -52,3 +52,27 @@ export function procStats(pid) {
   const rss = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
   return { cpuMs, rssMiB: rss ? Number(rss[1]) / 1024 : NaN };
 }
+
+/** What a process below the bench is, from its command line (for the CPU split of a stream). */
+function role(pid, serverPid) {
+  const line = cmdline(pid);
+  if (/stress-agent/.test(line)) return 'agent';
+  if (/--type=extensionHost/.test(line)) return 'extensionHost';
+  if (/--type=renderer/.test(line)) return 'renderer';
+  if (/chrom(e|ium)|headless_shell/i.test(line)) return 'chromium';
+  if (pid === serverPid || /code-server|server-main|ptyHost|fileWatcher/.test(line)) return 'server';
+  return 'other';
+}
+
+/**
+ * CPU time (ms) of every process below `root` by role: the stress agent, the extension host, code-server's other
+ * processes, Chromium's renderers and its other processes. Two of these, subtracted, say where a stream's CPU went.
+ */
+export function cpuByRole(root, serverPid) {
+  const out = { agent: 0, extensionHost: 0, server: 0, renderer: 0, chromium: 0, other: 0 };
+  for (const pid of descendants(root)) {
+    const { cpuMs } = procStats(pid);
+    if (Number.isFinite(cpuMs)) out[role(pid, serverPid)] += cpuMs;
+  }
+  return out;
+}

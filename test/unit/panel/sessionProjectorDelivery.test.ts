@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
+import type { HeaderView, HostMessage, PatchMessage } from '../../../src/shared/protocol';
+import { DELIVERY_TIMEOUT_MS, SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
+import { SessionState } from '../../../src/session/sessionState';
+
+/** Timers the test runs by hand, each with its delay (the flush interval, the delivery timeout). */
+class ManualTimers implements FlushTimer {
+  private readonly pending = new Map<number, { callback: () => void; ms: number }>();
+  private next = 1;
+  set(callback: () => void, ms: number): unknown {
+    const handle = this.next++;
+    this.pending.set(handle, { callback, ms });
+    return handle;
+  }
+  clear(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  /** Runs the timers of delay `ms` that are set now. */
+  fire(ms: number): void {
+    for (const [handle, timer] of [...this.pending]) {
+      if (timer.ms !== ms) continue;
+      this.pending.delete(handle);
+      timer.callback();
+    }
+  }
+}
+
+const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
+const FLUSH = 17;
+
+/** A page whose deliveries settle when the test says: `post` returns a promise per message, as VS Code's does. */
+function setup() {
+  const state = new SessionState();
+  const posts: HostMessage[] = [];
+  const deliveries: Array<(delivered: boolean) => void> = [];
+  const timers = new ManualTimers();
+  const post = (message: HostMessage) => {
+    posts.push(message);
+    return new Promise<boolean>((resolve) => deliveries.push(resolve));
+  };
+  const projector = new SessionProjector(3, state, { get: () => undefined }, () => header, post, timers, FLUSH);
+  const chunk = (text: string) => state.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
+  const patches = () => posts.filter((p): p is PatchMessage => p.type === 'patch');
+  const text = () => patches().flatMap((p) => p.ops).map((o) => (o.op === 'append' ? o.delta : o.op === 'entry' && o.entry.kind === 'agent' ? o.entry.text : '')).join('');
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+  return { state, posts, deliveries, timers, projector, chunk, patches, text, settled };
+}
+
+describe('panel session projector: one patch on its way at a time', () => {
+  it('holds changes while a patch is on its way and sends them as one patch once it is delivered', async () => {
+    const { projector, chunk, timers, patches, deliveries, text, settled } = setup();
+    projector.snapshot();
+    chunk('a');
+    timers.fire(FLUSH);
+    assert.equal(patches().length, 1);
+    for (const piece of ['b', 'c', 'd']) {
+      chunk(piece);
+      timers.fire(FLUSH);
+    }
+    assert.equal(patches().length, 1, 'nothing more goes while the first patch is on its way');
+    assert.equal(projector.flushesHeld, 1);
+    deliveries[0](true);
+    await settled();
+    assert.equal(patches().length, 2, 'the held changes go at once when it arrives');
+    assert.deepEqual(patches()[1].ops, [{ op: 'append', index: 0, offset: 1, delta: 'bcd' }]);
+    assert.equal(text(), 'abcd');
+  });
+
+  it('sends nothing on delivery when nothing changed meanwhile', async () => {
+    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    projector.snapshot();
+    chunk('a');
+    timers.fire(FLUSH);
+    deliveries[0](true);
+    await settled();
+    assert.equal(patches().length, 1);
+    chunk('b');
+    timers.fire(FLUSH);
+    assert.equal(patches().length, 2, 'a change after the delivery goes on the next interval');
+  });
+
+  it("sends the end of a turn at once, even with a patch on its way", () => {
+    const { projector, chunk, timers, patches, state, text } = setup();
+    projector.snapshot();
+    state.beginTurn();
+    chunk('a');
+    timers.fire(FLUSH);
+    chunk('b');
+    timers.fire(FLUSH);
+    assert.equal(patches().length, 1);
+    chunk('c');
+    state.endTurn('end_turn');
+    assert.equal(patches().length, 2, 'the turn-end flush does not wait');
+    assert.equal(text(), 'abc');
+  });
+
+  it('a delivery that never settles holds the next patch back for DELIVERY_TIMEOUT_MS only', () => {
+    const { projector, chunk, timers, patches, text } = setup();
+    projector.snapshot();
+    chunk('a');
+    timers.fire(FLUSH);
+    chunk('b');
+    timers.fire(FLUSH);
+    assert.equal(patches().length, 1);
+    timers.fire(DELIVERY_TIMEOUT_MS);
+    assert.equal(patches().length, 2, 'given up on, the held changes go');
+    assert.equal(text(), 'ab');
+  });
+
+  it('a failed delivery (the page gone) lets the next patch go too', async () => {
+    const timers = new ManualTimers();
+    const rejects: Array<(error: Error) => void> = [];
+    const projector = new SessionProjector(4, undefined, { get: () => undefined }, () => header, () => new Promise((_, reject) => rejects.push(reject)), timers, FLUSH);
+    projector.headerChanged();
+    timers.fire(FLUSH);
+    projector.headerChanged();
+    timers.fire(FLUSH);
+    assert.equal(projector.patchesPosted, 1);
+    rejects[0](new Error('webview disposed'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(projector.patchesPosted, 2);
+    projector.dispose();
+  });
+
+  it('a late delivery of a patch given up on does not release the patch after it', async () => {
+    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    projector.snapshot();
+    chunk('a');
+    timers.fire(FLUSH);
+    chunk('b');
+    timers.fire(FLUSH);
+    timers.fire(DELIVERY_TIMEOUT_MS);
+    assert.equal(patches().length, 2);
+    chunk('c');
+    timers.fire(FLUSH);
+    deliveries[0](true);
+    await settled();
+    assert.equal(patches().length, 2, 'the first delivery settling late says nothing about the second');
+    deliveries[1](true);
+    await settled();
+    assert.equal(patches().length, 3);
+  });
+
+  it('disposed with a flush held, sends nothing when the delivery settles', async () => {
+    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    projector.snapshot();
+    chunk('a');
+    timers.fire(FLUSH);
+    chunk('b');
+    timers.fire(FLUSH);
+    projector.dispose();
+    deliveries[0](true);
+    await settled();
+    timers.fire(DELIVERY_TIMEOUT_MS);
+    assert.equal(patches().length, 1);
+  });
+});
