@@ -15,9 +15,13 @@ export class BlockBoundaryScanner {
   private fence: { char: string; length: number } | undefined;
   private previousBlank = false;
   private lastCut = 0;
-  /** Every cut found, in order, from `firstCut` on (earlier ones were passed). */
+  /**
+   * Every cut found, in order, from `firstCut` on (earlier ones were passed), as offsets in the text before any
+   * `rebase`: `shift` (the characters dropped since) is subtracted when one is read, so a rebase moves no cut.
+   */
   private cuts: number[] = [];
   private firstCut = 0;
+  private shift = 0;
 
   /** The last safe cut within `text` (which must extend the text of earlier calls); 0 when there is none. */
   scan(text: string): number {
@@ -33,14 +37,10 @@ export class BlockBoundaryScanner {
    * the limit still goes whole); `from` when there is none. Lets a renderer take a long backlog a frame at a time.
    */
   cutWithin(from: number, limit: number): number {
-    while (this.firstCut < this.cuts.length && this.cuts[this.firstCut] <= from) this.firstCut++;
-    if (this.firstCut > 1024) {
-      this.cuts = this.cuts.slice(this.firstCut);
-      this.firstCut = 0;
-    }
+    this.pass(from);
     let best = from;
     for (let i = this.firstCut; i < this.cuts.length; i++) {
-      const cut = this.cuts[i];
+      const cut = this.cuts[i] - this.shift;
       if (cut > limit) return best === from ? cut : best;
       best = cut;
     }
@@ -55,8 +55,17 @@ export class BlockBoundaryScanner {
     if (n <= 0) return;
     this.pos -= n;
     this.lastCut = Math.max(0, this.lastCut - n);
-    this.cuts = this.cuts.slice(this.firstCut).map((cut) => cut - n).filter((cut) => cut > 0);
-    this.firstCut = 0;
+    this.shift += n;
+    this.pass(0);
+  }
+
+  /** Cuts at or before `from` (in the current text) are passed; the array is compacted now and then, not per call. */
+  private pass(from: number): void {
+    while (this.firstCut < this.cuts.length && this.cuts[this.firstCut] - this.shift <= from) this.firstCut++;
+    if (this.firstCut > 1024) {
+      this.cuts = this.cuts.slice(this.firstCut);
+      this.firstCut = 0;
+    }
   }
 
   reset(): void {
@@ -66,6 +75,7 @@ export class BlockBoundaryScanner {
     this.lastCut = 0;
     this.cuts = [];
     this.firstCut = 0;
+    this.shift = 0;
   }
 
   private line(text: string, start: number, end: number): void {
@@ -79,7 +89,7 @@ export class BlockBoundaryScanner {
     }
     if (this.previousBlank && !blank && first !== SPACE && first !== TAB && !isListMarker(text, start, end)) {
       this.lastCut = start;
-      this.cuts.push(start);
+      this.cuts.push(start + this.shift);
     }
     if (fence) this.fence = { char: fence.char, length: fence.length };
     this.previousBlank = blank;

@@ -27,6 +27,13 @@ import { stripAnsi } from '../../src/shared/textSafety';
 const NEAR = '100%';
 /** Work per turn of the queue: placeholders made or groups rendered until this many ms have gone by. */
 const SLICE_MS = 6;
+/**
+ * Placeholders are polished (see polish) only once no group has been added or replaced for this long: while an answer
+ * streams, the page's idle time between frames is not idle for the machine. In the real window a 10 MiB stream's
+ * polishing took ~0.9 s of the renderer's main thread (its layout query ~0.5 s), shared with the workbench receiving
+ * the next patches, on a machine whose cores the agent, the extension host and Chromium already kept busy.
+ */
+const QUIET_MS = 500;
 
 interface Group {
   readonly element: HTMLElement;
@@ -56,6 +63,9 @@ export class BlockVirtualizer {
   /** Placeholders still holding their Markdown source, oldest first (see polish). */
   private readonly unpolished = new Set<Group>();
   private idle: number | undefined;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When a group was last added or made a placeholder (performance.now()). */
+  private lastChange = -Infinity;
   enabled = true;
   /** Placeholders made and groups rendered again since the page started (tests and the benchmark read them). */
   placeholdersMade = 0;
@@ -95,6 +105,7 @@ export class BlockVirtualizer {
     const group: Group = { element, source, render, rendered, near: rendered, height: -1 };
     this.groups.set(element, group);
     this.observer.observe(element);
+    this.lastChange = performance.now();
     if (!rendered) {
       this.unpolished.add(group);
       this.polishWhenIdle();
@@ -164,16 +175,26 @@ export class BlockVirtualizer {
   }
 
   private polishWhenIdle(): void {
-    if (this.idle === undefined && this.unpolished.size > 0) this.idle = requestIdleCallback((idle) => this.polish(idle));
+    if (this.idle !== undefined || this.quietTimer !== undefined || this.unpolished.size === 0) return;
+    const quietIn = this.lastChange + QUIET_MS - performance.now();
+    if (quietIn > 0) {
+      this.quietTimer = setTimeout(() => {
+        this.quietTimer = undefined;
+        this.polishWhenIdle();
+      }, quietIn);
+      return;
+    }
+    this.idle = requestIdleCallback((idle) => this.polish(idle));
   }
 
   /**
    * In the page's idle time, placeholders that hold their Markdown source get the text the rendered group shows
    * (markdown-it's, without layout), so find sees the words the reader will see (`**bold**` is found as "bold").
-   * Never in a frame the stream needs: a 10 MiB answer is seconds of parsing, done after the answer is visible.
+   * Never while the answer streams (QUIET_MS): a 10 MiB answer is seconds of parsing, done after it is visible.
    */
   private polish(idle: IdleDeadline): void {
     this.idle = undefined;
+    if (performance.now() - this.lastChange < QUIET_MS) return this.polishWhenIdle();
     const started = performance.now();
     const polished: HTMLElement[] = [];
     for (const group of this.unpolished) {
@@ -241,6 +262,7 @@ export class BlockVirtualizer {
     element.replaceChildren(stripAnsi(group.source));
     group.rendered = false;
     this.placeholdersMade++;
+    this.lastChange = performance.now();
     this.unpolished.add(group);
     this.polishWhenIdle();
   }

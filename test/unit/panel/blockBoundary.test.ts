@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { BlockBoundaryScanner } from '../../../webview/markdown/blockBoundary';
 import { createMarkdown } from '../../../webview/markdown/markdownIt';
 
@@ -128,5 +129,44 @@ describe('webview Markdown block boundaries', () => {
     for (let from = 0, next = all.cutWithin(0, 0); next > from; from = next, next = all.cutWithin(next, next)) cuts.add(next);
     for (const cut of found) assert.ok(cuts.has(cut), `cut ${cut} is a cut of the whole text`);
     assert.equal(found.at(-1), expected.at(-1));
+  });
+
+  it('property: cuts taken with rebase are the cuts a scanner that keeps the whole text gives, for any text, chunks and shares', () => {
+    const line = fc.constantFrom('', 'word word', '# Head', '```', '~~~', '- item', '1. one', '    code', '> quote', '  indented', '| a | b |', 'end.');
+    const plan = fc.record({
+      lines: fc.array(line, { minLength: 1, maxLength: 120 }),
+      chunks: fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 40 }),
+      limits: fc.array(fc.integer({ min: 0, max: 80 }), { minLength: 1, maxLength: 20 }),
+    });
+    fc.assert(
+      fc.property(plan, ({ lines, chunks, limits }) => {
+        const full = lines.join('\n') + '\n';
+        const kept = new BlockBoundaryScanner();
+        const rebased = new BlockBoundaryScanner();
+        let shown = 0;
+        let dropped = 0;
+        let step = 0;
+        const viaRebase: number[] = [];
+        const viaWhole: number[] = [];
+        while (shown < full.length || step < 2 * limits.length) {
+          shown = Math.min(full.length, shown + chunks[step % chunks.length]);
+          const keptCut = kept.scan(full.slice(0, shown));
+          const rebasedCut = rebased.scan(full.slice(dropped, shown));
+          assert.equal(rebasedCut === 0 ? dropped : dropped + rebasedCut, keptCut === 0 || keptCut <= dropped ? dropped : keptCut);
+          const limit = limits[step % limits.length];
+          if (rebasedCut > 0) {
+            const share = rebased.cutWithin(0, limit);
+            const whole = kept.cutWithin(dropped, dropped + limit);
+            viaRebase.push(dropped + share);
+            viaWhole.push(whole);
+            rebased.rebase(share);
+            dropped += share;
+          }
+          step++;
+        }
+        assert.deepEqual(viaRebase, viaWhole);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
