@@ -133,7 +133,7 @@ async function startProfile(page) {
   await cdp.send('Profiler.start');
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,toplevel', transferMode: 'ReportEvents' });
   return {
     async stop(file) {
       const { profile } = await cdp.send('Profiler.stop');
