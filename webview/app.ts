@@ -136,9 +136,9 @@ export class ChatApp {
   }
 
   /** What the block virtualiser did (tests and the benchmark). */
-  virtualizerStats(): { placeholders: number; restored: number; busy: boolean } {
+  virtualizerStats(): { placeholders: number; restored: number; busy: boolean; resting: number } {
     const v = this.transcript.virtualizer;
-    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy };
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting };
   }
 
   /** Renders now what changed (normally called from the frame callback). */

@@ -89,6 +89,40 @@ describe('chat webview: virtualised transcript', function () {
     assert.ok((await placeholders(chat.page)) > 10);
   });
 
+  it('leaves far placeholders unobserved while the reader follows the end; content that shrinks, a taller view and a scroll up observe them again', async function () {
+    const stats = () => chat.page.evaluate(() => window.__howdah.virtualizer());
+    // every group on screen is rendered (none a placeholder): what an unobserved placeholder come into view would break
+    const inViewRendered = () => chat.page.waitForFunction(() => {
+      const view = document.querySelector('section.transcript').getBoundingClientRect();
+      const shown = [...document.querySelectorAll('.entry.agent .md-blocks')].filter((g) => {
+        const r = g.getBoundingClientRect();
+        return r.bottom > view.top && r.top < view.bottom;
+      });
+      // (one at least that the virtualiser handles: the message's last group is never a placeholder)
+      return shown.some((g) => g.classList.contains('md-blocks-done')) && shown.every((g) => !g.classList.contains('md-placeholder'));
+    }, undefined, { timeout: 10_000 });
+    await stream(chat.page, ANSWER);
+    assert.ok((await stats()).resting > 10, `far placeholders rest (${(await stats()).resting})`);
+    // A taller view shows more of the answer above the end.
+    await chat.page.setViewportSize({ width: 420, height: 6000 });
+    await inViewRendered();
+    await settle(chat.page);
+    // Something tall after the answer: every group goes far. Taken away, the end of the answer is in view again.
+    await transcript(chat.page).evaluate((el) => el.querySelector('.entries').append(Object.assign(document.createElement('div'), { id: 'tall', style: 'height:30000px' })));
+    await settle(chat.page);
+    // (the message's last group stays as it is: it is never handed to the virtualiser)
+    await chat.page.waitForFunction(() => document.querySelectorAll('.entry.agent .md-blocks-done:not(.md-placeholder)').length === 0);
+    await chat.page.evaluate(() => document.getElementById('tall').remove());
+    await inViewRendered();
+    await chat.page.setViewportSize({ width: 420, height: 800 });
+    await settle(chat.page);
+    assert.ok((await stats()).resting > 10);
+    // The reader scrolls up: the placeholders are observed again, and those that come into view are rendered.
+    await transcript(chat.page).evaluate((el) => { el.scrollTop = el.scrollHeight / 3; });
+    await chat.page.waitForFunction(() => window.__howdah.virtualizer().resting === 0);
+    await inViewRendered();
+  });
+
   it('keeps following the end when the page grows between a scroll to the end and that scroll’s event', async function () {
     await stream(chat.page, longAnswer(200));
     const gap = () => transcript(chat.page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);

@@ -62,6 +62,9 @@ export class BlockVirtualizer {
   private scheduled: ReturnType<typeof setTimeout> | undefined;
   /** Placeholders still holding their Markdown source, oldest first (see polish). */
   private readonly unpolished = new Set<Group>();
+  /** Far placeholders left unobserved while the reader follows the end (see setFollowing). */
+  private readonly dormant = new Set<Group>();
+  private following = true;
   private idle: number | undefined;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   /** When a group was last added or made a placeholder (performance.now()). */
@@ -73,6 +76,8 @@ export class BlockVirtualizer {
 
   constructor(private readonly root: HTMLElement) {
     this.observer = new IntersectionObserver((entries) => this.seen(entries), { root, rootMargin: `${NEAR} 0px` });
+    // a taller view shows more above the end than the placeholders left unobserved were far from
+    new ResizeObserver(() => this.wake()).observe(root);
     // window.find selects a match in a placeholder skipped by content-visibility without scrolling to it: the group
     // is rendered at once, the match selected again in it and brought into view.
     document.addEventListener('selectionchange', () => this.selectionMoved());
@@ -87,6 +92,41 @@ export class BlockVirtualizer {
     this.restore(group);
     const anchor = document.getSelection()?.anchorNode;
     (anchor instanceof Element ? anchor : anchor?.parentElement)?.scrollIntoView({ block: 'center' });
+  }
+
+  /**
+   * The reader follows the end (the transcript scrolls to it as it grows) or has let go of it. While following, a
+   * placeholder far from the viewport cannot come near without a scroll of the reader's, which lets go: it is left
+   * unobserved. The observer computes every observed group's intersection in every frame whose layout changed, which
+   * at 10 MiB (a thousand groups) was up to 20 ms of a streaming frame in the real window.
+   */
+  setFollowing(following: boolean): void {
+    if (this.following === following) return;
+    this.following = following;
+    if (!following) this.wake();
+  }
+
+  /**
+   * Every placeholder is observed again (the observer reports each one at once): the reader let go of the end, the
+   * view was resized, or the content shrank under a reader at the end.
+   */
+  wake(): void {
+    for (const group of this.dormant) if (group.element.isConnected) this.observer.observe(group.element);
+    this.dormant.clear();
+  }
+
+  /** Placeholders left unobserved now (tests read it). */
+  get resting(): number {
+    return this.dormant.size;
+  }
+
+  /** A far placeholder is left unobserved while the reader follows the end (see setFollowing). */
+  private rest(group: Group): void {
+    if (!this.following || group.rendered || group.near || this.dormant.has(group)) return;
+    this.observer.unobserve(group.element);
+    this.dormant.add(group);
+    // groups of entries trimmed from the page are let go of now and then (they would never be woken)
+    if (this.dormant.size % 256 === 0) for (const other of this.dormant) if (!other.element.isConnected) this.dormant.delete(other);
   }
 
   /** Virtualisation off (the benchmark's side-by-side): every group stays rendered, placeholders are rendered again. */
@@ -119,6 +159,7 @@ export class BlockVirtualizer {
     this.groups.delete(element);
     this.queue.delete(group);
     this.unpolished.delete(group);
+    this.dormant.delete(group);
     this.observer.unobserve(element);
   }
 
@@ -223,7 +264,10 @@ export class BlockVirtualizer {
       group.near = entry.isIntersecting;
       if (group.rendered) group.height = entry.boundingClientRect.height;
       if (group.near !== group.rendered) this.queue.add(group);
-      else this.queue.delete(group);
+      else {
+        this.queue.delete(group);
+        this.rest(group);
+      }
     }
     // Coming near is urgent (it will be on screen); going far is not, but is done in the same slices.
     this.work();
@@ -265,6 +309,7 @@ export class BlockVirtualizer {
     this.lastChange = performance.now();
     this.unpolished.add(group);
     this.polishWhenIdle();
+    this.rest(group);
   }
 
   /** Placeholder come near → the group rendered again; a selection in it (a find match) is found again in it. */
@@ -278,6 +323,8 @@ export class BlockVirtualizer {
     element.style.removeProperty('height');
     group.rendered = true;
     this.unpolished.delete(group);
+    // rendered, it must be seen going far again
+    if (this.dormant.delete(group)) this.observer.observe(element);
     this.groupsRestored++;
     if (atTop) this.root.scrollTop = 0;
     if (selected) reselect(element, selected);

@@ -33,7 +33,9 @@ export class Transcript {
   private loadingBefore = -1;
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
-  private stick = true;
+  private following = true;
+  /** The scroll height at the last followEnd, to tell when the content shrank under a reader at the end. */
+  private followedHeight = 0;
   /** The scroll position at the last scroll event, to tell a scroll up from the page growing under it. */
   private lastTop = 0;
   /** Entries whose streamed text waits to be rendered, a frame's share at a time. */
@@ -263,8 +265,23 @@ export class Transcript {
     else this.welcome.replaceChildren(h('p', {}, l10n.t('Ask {0} anything. Type / for its commands, @ to mention a file.', header.agentName ?? l10n.t('the agent'))));
   }
 
+  /** The reader follows the end: the view scrolls to it as the answer grows (the virtualiser is told, see setFollowing). */
+  private get stick(): boolean {
+    return this.following;
+  }
+
+  private set stick(following: boolean) {
+    this.following = following;
+    this.virtualizer.setFollowing(following);
+  }
+
   private followEnd(): void {
-    if (this.stick) this.scrollTo(this.element.scrollHeight);
+    if (!this.stick) return;
+    const height = this.element.scrollHeight;
+    // what was far above the end may now be in view
+    if (height < this.followedHeight) this.virtualizer.wake();
+    this.followedHeight = height;
+    this.scrollTo(height);
   }
 
   /** Moves the view itself: the position it lands on is the last one, so its scroll event is not read as the reader's. */
