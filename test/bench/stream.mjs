@@ -8,11 +8,13 @@
 // 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen).
 // Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
 // the longest main-thread task in the workbench page and in the webview frame (PerformanceObserver `longtask`, in
-// both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS.
+// both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS,
+// and the CPU time every process spent from Send to visible, by role (streamProcs.mjs cpuByRole).
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
-// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_FRAME_MS=<ms> (the page's stream pacing).
+// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_FRAME_MS=<ms> (the page's stream pacing),
+// HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
