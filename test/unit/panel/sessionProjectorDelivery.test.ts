@@ -44,20 +44,21 @@ function setup() {
   const patches = () => posts.filter((p): p is PatchMessage => p.type === 'patch');
   const text = () => patches().flatMap((p) => p.ops).map((o) => (o.op === 'append' ? o.delta : o.op === 'entry' && o.entry.kind === 'agent' ? o.entry.text : '')).join('');
   const settled = () => new Promise((resolve) => setImmediate(resolve));
-  return { state, posts, deliveries, timers, projector, chunk, patches, text, settled };
+  /** A chunk, then the flush interval passes. */
+  const step = (piece: string) => {
+    chunk(piece);
+    timers.fire(FLUSH);
+  };
+  return { state, posts, deliveries, timers, projector, chunk, step, patches, text, settled };
 }
 
 describe('panel session projector: one patch on its way at a time', () => {
   it('holds changes while a patch is on its way and sends them as one patch once it is delivered', async () => {
-    const { projector, chunk, timers, patches, deliveries, text, settled } = setup();
+    const { projector, patches, deliveries, text, settled, step } = setup();
     projector.snapshot();
-    chunk('a');
-    timers.fire(FLUSH);
+    step('a');
     assert.equal(patches().length, 1);
-    for (const piece of ['b', 'c', 'd']) {
-      chunk(piece);
-      timers.fire(FLUSH);
-    }
+    for (const piece of ['b', 'c', 'd']) step(piece);
     assert.equal(patches().length, 1, 'nothing more goes while the first patch is on its way');
     assert.equal(projector.flushesHeld, 1);
     deliveries[0](true);
@@ -68,26 +69,22 @@ describe('panel session projector: one patch on its way at a time', () => {
   });
 
   it('sends nothing on delivery when nothing changed meanwhile', async () => {
-    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    const { projector, patches, deliveries, settled, step } = setup();
     projector.snapshot();
-    chunk('a');
-    timers.fire(FLUSH);
+    step('a');
     deliveries[0](true);
     await settled();
     assert.equal(patches().length, 1);
-    chunk('b');
-    timers.fire(FLUSH);
+    step('b');
     assert.equal(patches().length, 2, 'a change after the delivery goes on the next interval');
   });
 
   it("sends the end of a turn at once, even with a patch on its way", () => {
-    const { projector, chunk, timers, patches, state, text } = setup();
+    const { projector, chunk, patches, state, text, step } = setup();
     projector.snapshot();
     state.beginTurn();
-    chunk('a');
-    timers.fire(FLUSH);
-    chunk('b');
-    timers.fire(FLUSH);
+    step('a');
+    step('b');
     assert.equal(patches().length, 1);
     chunk('c');
     state.endTurn('end_turn');
@@ -96,12 +93,10 @@ describe('panel session projector: one patch on its way at a time', () => {
   });
 
   it('a delivery that never settles holds the next patch back for DELIVERY_TIMEOUT_MS only', () => {
-    const { projector, chunk, timers, patches, text } = setup();
+    const { projector, timers, patches, text, step } = setup();
     projector.snapshot();
-    chunk('a');
-    timers.fire(FLUSH);
-    chunk('b');
-    timers.fire(FLUSH);
+    step('a');
+    step('b');
     assert.equal(patches().length, 1);
     timers.fire(DELIVERY_TIMEOUT_MS);
     assert.equal(patches().length, 2, 'given up on, the held changes go');
@@ -124,16 +119,13 @@ describe('panel session projector: one patch on its way at a time', () => {
   });
 
   it('a late delivery of a patch given up on does not release the patch after it', async () => {
-    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    const { projector, timers, patches, deliveries, settled, step } = setup();
     projector.snapshot();
-    chunk('a');
-    timers.fire(FLUSH);
-    chunk('b');
-    timers.fire(FLUSH);
+    step('a');
+    step('b');
     timers.fire(DELIVERY_TIMEOUT_MS);
     assert.equal(patches().length, 2);
-    chunk('c');
-    timers.fire(FLUSH);
+    step('c');
     deliveries[0](true);
     await settled();
     assert.equal(patches().length, 2, 'the first delivery settling late says nothing about the second');
@@ -143,12 +135,10 @@ describe('panel session projector: one patch on its way at a time', () => {
   });
 
   it('disposed with a flush held, sends nothing when the delivery settles', async () => {
-    const { projector, chunk, timers, patches, deliveries, settled } = setup();
+    const { projector, timers, patches, deliveries, settled, step } = setup();
     projector.snapshot();
-    chunk('a');
-    timers.fire(FLUSH);
-    chunk('b');
-    timers.fire(FLUSH);
+    step('a');
+    step('b');
     projector.dispose();
     deliveries[0](true);
     await settled();
