@@ -64,7 +64,7 @@ export class SessionProjector {
   /** The patch on its way (see the class comment), and whether a flush waits for it. */
   private inFlight: { readonly timeout: unknown } | undefined;
   private held = false;
-  /** Patches posted and flushes held back for the one on its way (the benchmark and tests read them). */
+  /** Patches posted and flushes held back for the one on its way (tests read them). */
   patchesPosted = 0;
   flushesHeld = 0;
   private readonly subscription: { dispose(): void } | undefined;
