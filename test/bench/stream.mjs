@@ -29,6 +29,7 @@ import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_
 import { packageExtension } from '../tools/package.mjs';
 import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
+import { traceTaskSummary } from './streamTrace.mjs';
 
 const RUNS = Number(process.env.STREAM_RUNS ?? 3);
 const MIB = 1024 * 1024;
@@ -120,7 +121,8 @@ function activationLog(dataDir) {
 /**
  * STREAM_PROFILE=<folder>: a CPU profile of the workbench's renderer (the webview's frame runs in it too) from Send to
  * the answer shown, one .cpuprofile per stream, and a devtools.timeline trace beside it (.trace.json: layout, paint,
- * style per frame, which the CPU profile shows only as "(program)"); open either in Chromium's DevTools.
+ * style per frame, which the CPU profile shows only as "(program)"); open either in Chromium's DevTools. The report
+ * then adds the trace's long tasks with the time their thread really ran (streamTrace.mjs).
  */
 const PROFILE_DIR = process.env.STREAM_PROFILE;
 /** STREAM_FRAME_MS=<ms>: the page renders a running answer at most once per this many ms (0: every frame; default 32, app.ts). */
@@ -146,6 +148,7 @@ async function startProfile(page) {
       fs.writeFileSync(file, JSON.stringify(profile));
       await cdp.detach();
       console.log(`profile: ${file}`);
+      return traceTaskSummary(events);
     },
   };
 }
@@ -175,7 +178,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   await button(wv, 'Send').click();
   const visibleAt = await visible;
   const cpuAfter = cpuByRole(process.pid, server.pid);
-  if (profiling) await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`));
+  const trace = profiling ? await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`)) : undefined;
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
   await page.waitForTimeout(1500); // the tasks that finish the answer (last render) end too
@@ -206,6 +209,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     hostCpu: after.cpuMs - before.cpuMs,
     hostRss: after.rssMiB,
     rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
+    trace,
     cpu: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]])),
   };
 }
@@ -346,6 +350,14 @@ try {
     // Where the machine's CPU went from Send to the text visible: 2 cores give at most 2 × the wall time.
     const cpu = (key) => results.map((r) => r.sizes[i].cpu[key]);
     for (const [key, label] of CPU_ROLES) row(`CPU Send → visible: ${label}`, cpu(key), 'ms');
+    if (results.every((r) => r.sizes[i].trace)) {
+      // (the profile itself slows the renderer: these runs' other figures are not comparable with unprofiled ones)
+      const traced = (key) => results.map((r) => r.sizes[i].trace[key]);
+      row('trace: renderer tasks > 50 ms (wall)', traced('over50'), '');
+      row('trace: their thread time, most', traced('longThreadMax'), 'ms');
+      row('trace: their thread time, median', traced('longThreadMedian'), 'ms');
+      row('trace: main thread ran ÷ its tasks’ wall time', results.map((r) => r.sizes[i].trace.threadMs / r.sizes[i].trace.wallMs), '', '', 2);
+    }
     row('CPU Send → visible: all ÷ wall time (cores busy)', results.map((r) => Object.values(r.sizes[i].cpu).reduce((a, b) => a + b, 0) / r.sizes[i].sendToVisible), '', '', 2);
     row('renderer RSS at the end (largest)', of('rendererRss'), 'MiB');
   });
