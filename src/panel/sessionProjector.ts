@@ -64,9 +64,6 @@ export class SessionProjector {
   /** The patch on its way (see the class comment), and whether a flush waits for it. */
   private inFlight: { readonly timeout: unknown } | undefined;
   private held = false;
-  /** Patches posted and flushes held back for the one on its way (tests read them). */
-  patchesPosted = 0;
-  flushesHeld = 0;
   private readonly subscription: { dispose(): void } | undefined;
   private disposed = false;
 
@@ -138,7 +135,6 @@ export class SessionProjector {
     this.timer = undefined;
     if (this.disposed) return;
     if (this.inFlight && !urgent) {
-      if (!this.held) this.flushesHeld++;
       this.held = true;
       return;
     }
@@ -173,7 +169,6 @@ export class SessionProjector {
   }
 
   private send(message: HostMessage): void {
-    this.patchesPosted++;
     const delivery = this.post(message);
     // what a held flush would have sent is in this message
     this.held = false;
