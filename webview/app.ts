@@ -136,9 +136,9 @@ export class ChatApp {
   }
 
   /** What the block virtualiser did (tests and the benchmark). */
-  virtualizerStats(): { placeholders: number; restored: number; busy: boolean; resting: number } {
+  virtualizerStats(): { placeholders: number; restored: number; busy: boolean; resting: number; tracked: number } {
     const v = this.transcript.virtualizer;
-    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting };
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting, tracked: v.tracked };
   }
 
   /** Renders now what changed (normally called from the frame callback). */

@@ -123,6 +123,19 @@ describe('chat webview: virtualised transcript', function () {
     await inViewRendered();
   });
 
+  it('lets go of the groups of an answer trimmed from the page by the entries after it', async function () {
+    const stats = () => chat.page.evaluate(() => window.__howdah.virtualizer());
+    const snap = await stream(chat.page, longAnswer(300));
+    assert.ok((await stats()).tracked > 2, `the answer's groups are tracked (${(await stats()).tracked})`);
+    // Short exchanges after it (one group each, never handed to the virtualiser), until the answer is trimmed.
+    const ops = [];
+    for (let i = 0; i < 100; i++) ops.push({ op: 'entry', index: 3 + i, entry: i % 2 ? agent(100 + i, `Answer ${i}.`) : user(100 + i, `Question ${i}?`) });
+    await send(chat.page, patch(snap, ...ops));
+    await settle(chat.page);
+    assert.equal(await chat.page.locator('.entry.agent', { hasText: 'marker-0 ' }).count(), 0, 'the long answer left the page');
+    assert.equal((await stats()).tracked, 0);
+  });
+
   it('keeps following the end when the page grows between a scroll to the end and that scroll’s event', async function () {
     await stream(chat.page, longAnswer(200));
     const gap = () => transcript(chat.page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);

@@ -55,7 +55,8 @@ interface Group {
 export type GroupStart = 'rendered' | 'source';
 
 export class BlockVirtualizer {
-  private readonly groups = new WeakMap<Element, Group>();
+  /** Every group handed over and still on the page (see prune). */
+  private readonly groups = new Map<Element, Group>();
   private readonly observer: IntersectionObserver;
   /** Groups whose state should change (rendered far away, or a placeholder come near). */
   private readonly queue = new Set<Group>();
@@ -111,7 +112,7 @@ export class BlockVirtualizer {
    * view was resized, or the content shrank under a reader at the end.
    */
   wake(): void {
-    for (const group of this.dormant) if (group.element.isConnected) this.observer.observe(group.element);
+    for (const group of this.dormant) this.observer.observe(group.element);
     this.dormant.clear();
   }
 
@@ -125,8 +126,6 @@ export class BlockVirtualizer {
     if (!this.following || group.rendered || group.near || this.dormant.has(group)) return;
     this.observer.unobserve(group.element);
     this.dormant.add(group);
-    // groups of entries trimmed from the page are let go of now and then (they would never be woken)
-    if (this.dormant.size % 256 === 0) for (const other of this.dormant) if (!other.element.isConnected) this.dormant.delete(other);
   }
 
   /** Virtualisation off (the benchmark's side-by-side): every group stays rendered, placeholders are rendered again. */
@@ -150,6 +149,19 @@ export class BlockVirtualizer {
       this.unpolished.add(group);
       this.polishWhenIdle();
     }
+  }
+
+  /**
+   * Entries were taken off the page (trimmed, rebuilt, replaced): their groups are let go of, or the observer and the
+   * queues would hold them (and their DOM) for as long as the page lives.
+   */
+  prune(): void {
+    for (const group of this.groups.values()) if (!group.element.isConnected) this.remove(group.element);
+  }
+
+  /** Groups the virtualiser keeps track of (tests read it). */
+  get tracked(): number {
+    return this.groups.size;
   }
 
   /** The group is gone (its message started over). */
@@ -240,8 +252,8 @@ export class BlockVirtualizer {
     const polished: HTMLElement[] = [];
     for (const group of this.unpolished) {
       if (idle.timeRemaining() < 1 || performance.now() - started > SLICE_MS) break;
-      // rendered meanwhile (restore let it go already) or gone: nothing to do
-      if (group.rendered || !group.element.isConnected) {
+      // rendered meanwhile (restore let it go already): nothing to do
+      if (group.rendered) {
         this.unpolished.delete(group);
         continue;
       }
@@ -281,10 +293,6 @@ export class BlockVirtualizer {
     for (const group of order) {
       if (performance.now() - started > SLICE_MS) break;
       this.queue.delete(group);
-      if (!group.element.isConnected) {
-        this.remove(group.element);
-        continue;
-      }
       if (group.near && !group.rendered) this.restore(group);
       else if (!group.near && group.rendered && this.enabled) this.replace(group);
     }

@@ -126,6 +126,7 @@ export class Transcript {
     const fragment = document.createDocumentFragment();
     for (let i = this.start; i < store.length; i++) fragment.append(this.create(store.entry(i) as EntryView).element);
     this.list.replaceChildren(fragment);
+    this.virtualizer.prune();
     this.stick = true;
   }
 
@@ -141,6 +142,7 @@ export class Transcript {
     } else if (renderer.kind !== entry.kind) {
       const fresh = this.create(entry, position);
       renderer.element.replaceWith(fresh.element);
+      this.virtualizer.prune();
       renderer = fresh;
     } else renderer.update(entry, appended);
     if (renderer.backlog) this.backlogged.add(renderer);
@@ -234,6 +236,7 @@ export class Transcript {
   private trim(): void {
     const remove = this.renderers.length - WINDOW;
     for (const renderer of this.renderers.splice(0, remove)) renderer.element.remove();
+    this.virtualizer.prune();
     this.start += remove;
     this.store.forget(this.start - KEEP_BEFORE);
     this.loadingBefore = -1; // an answer to a pending "Show earlier" no longer fits: the button asks again
