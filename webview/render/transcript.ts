@@ -67,12 +67,12 @@ export class Transcript {
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       const top = el.scrollTop;
-      if (el.scrollHeight - top - el.clientHeight < STICK_SLACK) this.stick = true;
-      else if (top < this.lastTop) this.stick = false;
+      if (el.scrollHeight - top - el.clientHeight < STICK_SLACK) this.follow(true);
+      else if (top < this.lastTop) this.follow(false);
       this.lastTop = top;
     });
     // The wheel turned up lets go at once, before a growing page can take the reader back down.
-    this.element.addEventListener('wheel', (event) => { if (event.deltaY < 0) this.stick = false; }, { passive: true });
+    this.element.addEventListener('wheel', (event) => { if (event.deltaY < 0) this.follow(false); }, { passive: true });
     this.element.addEventListener('keydown', (event) => this.scrollKey(event));
     // Following the end happens here, after the browser's own layout of the frame: reading the scroll height in
     // render() would force a second layout per frame. It also covers content that grows later (images decoding).
@@ -105,7 +105,7 @@ export class Transcript {
       if (changes.earlier && this.loadingBefore >= 0) this.showEarlier();
     }
     this.updateLive(!changes.reset);
-    if (this.stick && this.renderers.length > 2 * WINDOW) this.trim();
+    if (this.following && this.renderers.length > 2 * WINDOW) this.trim();
     this.updateEarlier();
     if (changes.reset || changes.header || changes.entries.size > 0) this.updateWelcome();
   }
@@ -127,7 +127,7 @@ export class Transcript {
     for (let i = this.start; i < store.length; i++) fragment.append(this.create(store.entry(i) as EntryView).element);
     this.list.replaceChildren(fragment);
     this.virtualizer.prune();
-    this.stick = true;
+    this.follow(true);
   }
 
   private updateEntry(index: number, entry: EntryView | undefined, appended: readonly string[] | undefined, focusPermissions: boolean): void {
@@ -268,18 +268,14 @@ export class Transcript {
     else this.welcome.replaceChildren(h('p', {}, l10n.t('Ask {0} anything. Type / for its commands, @ to mention a file.', header.agentName ?? l10n.t('the agent'))));
   }
 
-  /** The reader follows the end: the view scrolls to it as the answer grows (the virtualiser is told, see setFollowing). */
-  private get stick(): boolean {
-    return this.following;
-  }
-
-  private set stick(following: boolean) {
+  /** The reader follows the end (the view scrolls to it as the answer grows) or lets go; the virtualiser is told. */
+  private follow(following: boolean): void {
     this.following = following;
     this.virtualizer.setFollowing(following);
   }
 
   private followEnd(): void {
-    if (!this.stick) return;
+    if (!this.following) return;
     const height = this.element.scrollHeight;
     // what was far above the end may now be in view
     if (height < this.followedHeight) this.virtualizer.wake();
@@ -305,12 +301,12 @@ export class Transcript {
     if (target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
     // A key that moves up (the browser's scroll, or Alt+↑ / Alt+Home to an earlier message) lets go of the end at once.
     if (event.key === 'ArrowUp' || event.key === 'PageUp' || (event.key === 'Home' && event.altKey)) {
-      this.stick = false;
+      this.follow(false);
       return;
     }
     if ((event.key !== 'Home' && event.key !== 'End') || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
-    this.stick = event.key === 'End';
+    this.follow(event.key === 'End');
     this.scrollTo(event.key === 'End' ? this.element.scrollHeight : 0);
   }
 }
