@@ -102,7 +102,20 @@ describe('chat webview: virtualised transcript', function () {
       return shown.some((g) => g.classList.contains('md-blocks-done')) && shown.every((g) => !g.classList.contains('md-placeholder'));
     }, undefined, { timeout: 10_000 });
     await stream(chat.page, ANSWER);
-    assert.ok((await stats()).resting > 10, `far placeholders rest (${(await stats()).resting})`);
+    const resting = (await stats()).resting;
+    assert.ok(resting > 10, `far placeholders rest (${resting})`);
+    // A view resized a little (nothing near changes, the content keeps its height): every one is observed again.
+    await chat.page.evaluate(() => {
+      window.__observed = 0;
+      const observe = IntersectionObserver.prototype.observe;
+      IntersectionObserver.prototype.observe = function (target) {
+        window.__observed++;
+        return observe.call(this, target);
+      };
+    });
+    await chat.page.setViewportSize({ width: 420, height: 820 });
+    await settle(chat.page);
+    assert.ok(await chat.page.evaluate(() => window.__observed) >= resting, 'the resting placeholders are observed again');
     // A taller view shows more of the answer above the end.
     await chat.page.setViewportSize({ width: 420, height: 6000 });
     await inViewRendered();
