@@ -172,8 +172,14 @@ export class ChatApp {
   }
 
   private schedule(): void {
-    if (this.frame !== undefined || this.waiting !== undefined) return;
+    if (this.frame !== undefined) return;
     const wait = this.store.turn === 'running' && !this.transcript.backlog ? this.lastRenderAt + this.streamFrameMs - performance.now() : 0;
+    if (this.waiting !== undefined) {
+      if (wait > 1) return;
+      // the turn ended while a running answer's render waited for its pace: the end is drawn in the next frame
+      clearTimeout(this.waiting);
+      this.waiting = undefined;
+    }
     if (wait > 1) {
       this.waiting = setTimeout(() => {
         this.waiting = undefined;

@@ -40,6 +40,19 @@ describe('chat webview: rendering', function () {
     await chat.page.waitForFunction(() => document.querySelector('.announcer')?.textContent?.includes('Third'));
   });
 
+  it('draws the end of a turn in the next frame, even while a running answer waits for its pace', async function () {
+    const snap = snapshot({ entries: [agent(1, 'Start.\n\n')], turn: 'running' });
+    await send(chat.page, snap);
+    // A running answer renders at most once per streamFrameMs: a minute here, so only the turn's end can draw it.
+    await chat.page.evaluate(() => window.__howdah.configure({ streamFrameMs: 60_000 }));
+    const post = (message) => chat.page.evaluate((m) => window.postMessage(m, '*'), message);
+    await post(patch(snap, { op: 'append', index: 0, offset: 8, delta: 'The last words.' }));
+    await chat.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(await text('.entry.agent p'), ['Start.'], 'the running answer waits for its pace');
+    await post(patch(snap, { op: 'turn', turn: 'idle' }, { op: 'entry', index: 1, entry: turnEnd(2, 'end_turn') }));
+    await chat.page.waitForFunction(() => document.querySelector('.entry.agent')?.textContent?.includes('The last words.'), undefined, { timeout: 5_000 });
+  });
+
   it('marks a message the agent refused as out of its context, and says so at the turn’s end', async function () {
     const snap = snapshot({ entries: [user(1, 'do the thing'), agent(2, 'No.')], turn: 'running' });
     await send(chat.page, snap);
