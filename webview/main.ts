@@ -1,13 +1,14 @@
 // First: the translations are in place before any module builds a message.
 import './localizePage';
-import type { HostMessage } from '../src/shared/protocol';
+import { fromPosted, type PostedHostMessage } from '../src/shared/postedText';
 import { ChatApp } from './app';
 import { HostChannel } from './hostChannel';
 
 /** Entry point of the chat page (bundled to out/webview.js). */
 const host = new HostChannel();
 const app = new ChatApp(document.body, host);
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => app.receive(event.data));
+const utf8 = new TextDecoder();
+window.addEventListener('message', (event: MessageEvent<PostedHostMessage>) => app.receive(fromPosted(event.data, (bytes) => utf8.decode(bytes))));
 // Read-only probes for the browser tests and the benchmark.
 Object.defineProperty(window, '__howdah', { value: Object.freeze({
     nodeCount: () => app.nodeCount(),

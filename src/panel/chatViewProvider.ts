@@ -3,6 +3,7 @@ import { pageLocalization } from '../localization';
 import { chatPageHtml } from './html';
 import { PerSession, type PanelSession, type PanelSessions } from './panelSessions';
 import { parseWebviewMessage, type Attachment, type HeaderView, type HostMessage, type WebviewMessage } from '../shared/protocol';
+import { toPosted } from '../shared/postedText';
 import { SessionProjector } from './sessionProjector';
 import { TerminalTails } from './terminalTails';
 import { branchLookup, type ConversationBranches } from './branchViews';
@@ -15,6 +16,10 @@ export interface TerminalSource extends TerminalLookup {
 }
 
 export const CHAT_VIEW_ID = 'howdah.chat';
+
+/** Long deltas go to the page as UTF-8 bytes (postedText.ts). */
+const utf8 = new TextEncoder();
+const encode = (text: string) => utf8.encode(text);
 
 /**
  * The chat view: owns the webview's lifecycle and what is posted to it. The webview is a projection: whenever it
@@ -122,7 +127,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   post(message: HostMessage): Thenable<boolean> | undefined {
     if (!this.view || !this.ready) return undefined;
     this.postedMessages++;
-    return this.view.webview.postMessage(message);
+    return this.view.webview.postMessage(toPosted(message, encode));
   }
 
   dispose(): void {

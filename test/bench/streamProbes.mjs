@@ -26,11 +26,14 @@ export function FRAME_PROBE() {
   }
   // The host's messages as the page receives them: when the text ending in `bench.marker` arrived (before rendering).
   let tail = '';
+  // a long delta comes as UTF-8 bytes (src/shared/postedText.ts): its end is enough to find the marker
+  const utf8 = new TextDecoder();
+  const lastText = (delta) => (typeof delta === 'string' ? delta : delta instanceof Uint8Array ? utf8.decode(delta.subarray(-800)) : undefined);
   bench.onMessage = (event) => {
     const data = event.data;
     if (!bench.marker || bench.markerReceived !== undefined || !data || data.type !== 'patch' || !Array.isArray(data.ops)) return;
     for (const op of data.ops) {
-      const text = op.op === 'append' ? op.delta : op.op === 'entry' ? op.entry?.text : undefined;
+      const text = op.op === 'append' ? lastText(op.delta) : op.op === 'entry' ? op.entry?.text : undefined;
       if (typeof text !== 'string') continue;
       tail = (op.op === 'append' ? tail + text : text).slice(-200);
       if (tail.includes(bench.marker)) bench.markerReceived = now();

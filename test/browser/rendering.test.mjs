@@ -40,6 +40,18 @@ describe('chat webview: rendering', function () {
     await chat.page.waitForFunction(() => document.querySelector('.announcer')?.textContent?.includes('Third'));
   });
 
+  it('takes appended text the host posted as UTF-8 bytes (a long delta) as it takes a string', async function () {
+    const snap = snapshot({ entries: [agent(1, 'Start.\n\n')], turn: 'running' });
+    await send(chat.page, snap);
+    await chat.page.evaluate((epoch) => {
+      const delta = new TextEncoder().encode('Bytes: é 😀 中 "quoted".\n\n');
+      window.postMessage({ type: 'patch', epoch, ops: [{ op: 'append', index: 0, offset: 8, delta }] }, '*');
+    }, snap.epoch);
+    await send(chat.page, patch(snap, { op: 'append', index: 0, offset: 8 + 25, delta: 'Then a string.' }));
+    assert.deepEqual(await text('.entry.agent p'), ['Start.', 'Bytes: é 😀 中 "quoted".', 'Then a string.']);
+    assert.equal((await posted(chat.page, 'ready')).length, 1, 'the offsets matched: no snapshot asked for again');
+  });
+
   it('draws the end of a turn in the next frame, even while a running answer waits for its pace', async function () {
     const snap = snapshot({ entries: [agent(1, 'Start.\n\n')], turn: 'running' });
     await send(chat.page, snap);
