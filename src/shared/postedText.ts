@@ -25,8 +25,14 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The message as posted: long, well-formed deltas as UTF-8 bytes (`encode`: TextEncoder's). */
 export function toPosted(message: HostMessage, encode: (text: string) => Uint8Array): PostedHostMessage {
-  if (message.type !== 'patch' || !message.ops.some(asBytes)) return message;
-  return { ...message, ops: message.ops.map((op) => (op.op === 'append' && asBytes(op) ? { ...op, delta: encode(op.delta) } : op)) };
+  if (message.type !== 'patch') return message;
+  let encoded = false;
+  const ops = message.ops.map((op) => {
+    if (!asBytes(op)) return op;
+    encoded = true;
+    return { ...op, delta: encode(op.delta) };
+  });
+  return encoded ? { ...message, ops } : message;
 }
 
 /** The message as the page works on it: every delta a string again (`decode`: TextDecoder's). */
