@@ -54,6 +54,8 @@ export class ChatApp {
   renders = 0;
   renderMs = 0;
   longestRenderMs = 0;
+  /** Snapshots asked for because a patch did not fit the page's copy (none, unless something is wrong). */
+  resyncs = 0;
 
   constructor(
     root: HTMLElement,
@@ -197,6 +199,7 @@ export class ChatApp {
     const now = Date.now();
     if (now - this.lastResync < 1_000) return;
     this.lastResync = now;
+    this.resyncs++;
     this.host.post({ type: 'ready' });
   }
 

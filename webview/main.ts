@@ -13,6 +13,7 @@ window.addEventListener('message', (event: MessageEvent<PostedHostMessage>) => a
 Object.defineProperty(window, '__howdah', { value: Object.freeze({
     nodeCount: () => app.nodeCount(),
     renders: () => app.renders,
+    resyncs: () => app.resyncs,
     renderStats: () => ({ renders: app.renders, totalMs: app.renderMs, longestMs: app.longestRenderMs }),
     render: () => app.render(),
     settled: () => app.settled(),

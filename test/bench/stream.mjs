@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO } from '../harness/config.mjs';
+import { REPO, STRESS_AGENT } from '../harness/config.mjs';
 import { launchBrowser } from '../harness/browser.mjs';
 import { button, newSession, promptBox } from '../harness/panel.mjs';
 import { stopEverything } from '../harness/processes.mjs';
@@ -38,7 +38,6 @@ const SIZES = [
   { label: '10 MiB / 200,000 chunks', chunks: 200_000, bytes: 10 * MIB },
 ].slice(0, Number(process.env.STREAM_SIZES ?? 2));
 const ENTRIES = Number(process.env.STREAM_ENTRIES ?? 60_000);
-const AGENT = path.join(REPO, 'fixtures', 'stress-agent', 'agent.js');
 const now = () => performance.timeOrigin + performance.now();
 
 /** The agent's recorded events since `from` (ms since the epoch), by name: the latest of each. */
@@ -261,7 +260,7 @@ async function oneRun(run, vsix) {
   fs.writeFileSync(path.join(workspace, 'README.md'), '# stream bench\n');
   const timesFile = path.join(runDir, 'stress-agent-times.jsonl');
   const settings = {
-    'howdah.agents': { stress: { name: 'Stress agent', command: process.execPath, args: [AGENT] } },
+    'howdah.agents': { stress: { name: 'Stress agent', command: process.execPath, args: [STRESS_AGENT] } },
     'howdah.defaultAgent': 'stress',
     'howdah.registry.url': '',
     'git.openRepositoryInParentFolders': 'never',

@@ -5,11 +5,14 @@
 // accessible name; what reached the agent is read from the fake agents' log (e2e.agentLog).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { button, promptBox, sendPrompt } from '../harness/panel.mjs';
 import { openHowdahView, openPalette } from '../harness/workbench.mjs';
 import { closeAllSessions, until } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
+
+const { markdown } = createRequire(import.meta.url)('../../fixtures/stress-agent/markdown.js');
 
 /** The messages the fake agents received so far (`dir: "in"`), optionally only those of `method`. */
 function received(method) {
@@ -83,6 +86,25 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     await conversation(wv).getByText('Thought', { exact: true }).click();
     await conversation(wv).getByText('The user wants an example.', { exact: false }).waitFor({ timeout: 5000 });
     await shot('markdown');
+  });
+
+  it('streams a long answer whole: 512 KiB in 4,000 chunks, every section in its place', async () => {
+    // (the page gets most of it as UTF-8 bytes, src/shared/postedText.ts, and the far part as placeholders)
+    const chunks = 4000;
+    const bytes = 512 * 1024;
+    const end = `STRESS-END ${chunks}`;
+    const sections = markdown(bytes - `\n\n${end}\n`.length).match(/^## Section \d+$/gm).length;
+    await startSession(page(), wv, 'Stress agent');
+    const resyncs = () => wv.locator('body').evaluate(() => window.__howdah.resyncs());
+    const before = await resyncs();
+    await sendPrompt(wv, `stream ${chunks} ${bytes}`);
+    await conversation(wv).getByText(end, { exact: false }).waitFor({ timeout: 30000 });
+    await turnEnded(wv);
+    const text = await wv.locator('.entry.agent').last().evaluate((el) => el.textContent);
+    const found = [...text.matchAll(/Section (\d+)/g)].map((m) => Number(m[1]));
+    assert.deepEqual(found, Array.from({ length: sections }, (_, i) => i + 1), 'every section once, in order');
+    assert.equal(text.split(end).length, 2, 'its last line once');
+    assert.equal(await resyncs(), before, 'every patch fitted the page’s copy: no snapshot asked for again');
   });
 
   it('shows tool calls through their statuses, a failed one and one never announced', async () => {

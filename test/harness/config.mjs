@@ -44,6 +44,7 @@ export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'build-essential', 'pyth
 
 export const EXTENSION_ID = 'howdah.howdah';
 export const FAKE_AGENT = path.join(REPO, 'fixtures', 'fake-agent', 'agent.js');
+export const STRESS_AGENT = path.join(REPO, 'fixtures', 'stress-agent', 'agent.js');
 
 /**
  * User settings that keep the workbench quiet and testable (see the vscode-host README):
@@ -76,10 +77,10 @@ export function fakeAgent(scenario, name = `Fake (${scenario})`, node = process.
 /**
  * Agents the tiers use, all the scripted fake agent: `fake` (the `markdown` scenario: a streamed answer;
  * the default), `fake-<name>` for every fixtures/fake-agent/scenarios/<name>.json, `test-<name>` for every
- * test/integration/scenarios/<name>.json, and `demo`.
+ * test/integration/scenarios/<name>.json, and `demo`; and `stress`, the stream bench's agent (long answers).
  */
 export function fakeAgentSettings(defaultAgent = 'fake') {
-  const agents = { fake: fakeAgent('markdown', 'Fake'), demo: fakeAgent('demo', 'Demo agent') };
+  const agents = { fake: fakeAgent('markdown', 'Fake'), demo: fakeAgent('demo', 'Demo agent'), stress: { name: 'Stress agent', command: process.execPath, args: [STRESS_AGENT] } };
   const dirs = [['fake', path.join(REPO, 'fixtures', 'fake-agent', 'scenarios')], ['test', path.join(REPO, 'test', 'integration', 'scenarios')]];
   for (const [prefix, dir] of dirs) {
     for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')) : []) {
