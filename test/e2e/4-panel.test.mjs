@@ -1,8 +1,9 @@
 // The chat panel against the fake agent's scenarios, in the installed .vsix: streamed Markdown, tool calls, the plan,
 // permission prompts (allow, reject, cancelled by Stop), the mode / model / option pickers, `/` commands, `@` file
-// mentions and Stop; and a long answer of the stress agent's, whole. One workbench load for the whole file; each test starts its own session with "Howdah: Choose
-// Agent…" (which makes that agent the default: the default is put back afterwards). Elements are found by role and
-// accessible name; what reached the agent is read from the fake agents' log (e2e.agentLog).
+// mentions and Stop; and a long answer of the stress agent's, whole. One workbench load for the whole file; each test
+// starts its own session with "Howdah: Choose Agent…" (which makes that agent the default: the default is put back
+// afterwards). Elements are found by role and accessible name; what reached the agent is read from the fake agents' log
+// (e2e.agentLog).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
