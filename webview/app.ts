@@ -176,19 +176,16 @@ export class ChatApp {
   private schedule(): void {
     if (this.frame !== undefined) return;
     const wait = this.store.turn === 'running' && !this.transcript.backlog ? this.lastRenderAt + this.streamFrameMs - performance.now() : 0;
-    if (this.waiting !== undefined) {
-      if (wait > 1) return;
-      // the turn ended while a running answer's render waited for its pace: the end is drawn in the next frame
-      clearTimeout(this.waiting);
-      this.waiting = undefined;
-    }
     if (wait > 1) {
-      this.waiting = setTimeout(() => {
+      this.waiting ??= setTimeout(() => {
         this.waiting = undefined;
         this.schedule();
       }, wait);
       return;
     }
+    // nothing to wait for any more (the turn ended while the render waited for its pace): the next frame draws it
+    if (this.waiting !== undefined) clearTimeout(this.waiting);
+    this.waiting = undefined;
     this.frame = requestAnimationFrame(() => this.render());
     // Frames stop while the page is not painted; the state must still move on.
     this.fallback = setTimeout(() => this.render(), 250);
