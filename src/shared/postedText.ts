@@ -37,8 +37,14 @@ export function toPosted(message: HostMessage, encode: (text: string) => Uint8Ar
 
 /** The message as the page works on it: every delta a string again (`decode`: TextDecoder's). */
 export function fromPosted(message: PostedHostMessage, decode: (bytes: Uint8Array) => string): HostMessage {
-  if (message.type !== 'patch' || !message.ops.some((op) => op.op === 'append' && typeof op.delta !== 'string')) return message as HostMessage;
-  return { ...message, ops: message.ops.map((op) => (op.op === 'append' && typeof op.delta !== 'string' ? { ...op, delta: decode(op.delta) } : op)) as PatchOp[] };
+  if (message.type !== 'patch') return message;
+  let decoded = false;
+  const ops = message.ops.map((op): PatchOp => {
+    if (op.op !== 'append' || typeof op.delta === 'string') return op as PatchOp;
+    decoded = true;
+    return { ...op, delta: decode(op.delta) };
+  });
+  return decoded ? { ...message, ops } : (message as PatchMessage);
 }
 
 function asBytes(op: PatchOp): op is AppendOp {

@@ -19,8 +19,8 @@ describe('shared posted text: long deltas cross to the page as UTF-8 bytes', () 
     assert.ok(bytes instanceof Uint8Array);
     assert.equal(bytes.byteLength, 2 * BYTES_FROM);
     assert.deepEqual(fromPosted(posted, decode), patch('short', long));
-    const snapshot = { type: 'focusPrompt' } as HostMessage;
-    assert.equal(toPosted(snapshot, encode), snapshot);
+    const other = { type: 'focusPrompt' } as HostMessage;
+    assert.equal(toPosted(other, encode), other);
     const small = patch('a', 'b');
     assert.equal(toPosted(small, encode), small, 'nothing to encode: the same message');
   });
