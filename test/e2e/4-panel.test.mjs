@@ -13,7 +13,7 @@ import { openHowdahView, openPalette } from '../harness/workbench.mjs';
 import { closeAllSessions, until } from './agent-choice.mjs';
 import { e2e, loadWorkbench, suiteScreenshots } from './context.mjs';
 
-const { markdown } = createRequire(import.meta.url)('../../fixtures/stress-agent/markdown.js');
+const { streamedAnswer } = createRequire(import.meta.url)('../../fixtures/stress-agent/markdown.js');
 
 /** The messages the fake agents received so far (`dir: "in"`), optionally only those of `method`. */
 function received(method) {
@@ -94,7 +94,7 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     const chunks = 4000;
     const bytes = 512 * 1024;
     const end = `STRESS-END ${chunks}`;
-    const sections = markdown(bytes - `\n\n${end}\n`.length).match(/^## Section \d+$/gm).length;
+    const sections = streamedAnswer(chunks, bytes).match(/^## Section \d+$/gm).length;
     await startSession(page(), wv, 'Stress agent');
     const resyncs = () => wv.locator('body').evaluate(() => window.__howdah.resyncs());
     const before = await resyncs();
