@@ -35,7 +35,8 @@ export function FRAME_PROBE() {
     for (const op of data.ops) {
       const text = op.op === 'append' ? lastText(op.delta) : op.op === 'entry' ? op.entry?.text : undefined;
       if (typeof text !== 'string') continue;
-      tail = (op.op === 'append' ? tail + text : text).slice(-200);
+      // (a byte delta's decoded end does not follow the tail before it: it starts the tail again)
+      tail = (op.op === 'append' && typeof op.delta === 'string' ? tail + text : text).slice(-200);
       if (tail.includes(bench.marker)) bench.markerReceived = now();
     }
   };
