@@ -67,10 +67,11 @@ export const TESTABLE_SETTINGS = {
   'extensions.autoUpdate': false,
   'files.autoSave': 'off',
   'window.restoreWindows': 'none',
-  // Local history copies a file after each save with Node's fs.copyFile, and libuv's copy loops forever on a
-  // source that shrinks while it copies (libuv/libuv#5151, not in Node 20 or 24 yet): a test that rewrites a file
-  // in place (as a user, git or an agent would) right after a save left a server thread spinning and the file's
-  // write lock held, so every later save of it hung. The tests are about Howdah, not about that race.
+  // Local history copies a file after each save with Node's fs.copyFile, whose libuv loop never ends on a source
+  // that shrinks while it copies (seen with Node 20.20 and 24.22: the early end of file reads as 0 bytes copied,
+  // and the loop tries again): a test that rewrites a file in place (as a user, git or an agent would) right after
+  // a save left a server thread spinning and the file's write lock held, so every later save of it hung. The tests
+  // are about Howdah, not about that race.
   'workbench.localHistory.enabled': false,
 };
 
