@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, STRESS_AGENT } from '../harness/config.mjs';
+import { REPO, stressAgent } from '../harness/config.mjs';
 import { launchBrowser } from '../harness/browser.mjs';
 import { button, newSession, promptBox } from '../harness/panel.mjs';
 import { stopEverything } from '../harness/processes.mjs';
@@ -260,7 +260,7 @@ async function oneRun(run, vsix) {
   fs.writeFileSync(path.join(workspace, 'README.md'), '# stream bench\n');
   const timesFile = path.join(runDir, 'stress-agent-times.jsonl');
   const settings = {
-    'howdah.agents': { stress: { name: 'Stress agent', command: process.execPath, args: [STRESS_AGENT] } },
+    'howdah.agents': { stress: stressAgent() },
     'howdah.defaultAgent': 'stress',
     'howdah.registry.url': '',
     'git.openRepositoryInParentFolders': 'never',

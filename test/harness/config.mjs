@@ -44,7 +44,7 @@ export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'build-essential', 'pyth
 
 export const EXTENSION_ID = 'howdah.howdah';
 export const FAKE_AGENT = path.join(REPO, 'fixtures', 'fake-agent', 'agent.js');
-export const STRESS_AGENT = path.join(REPO, 'fixtures', 'stress-agent', 'agent.js');
+const STRESS_AGENT = path.join(REPO, 'fixtures', 'stress-agent', 'agent.js');
 
 /**
  * User settings that keep the workbench quiet and testable (see the vscode-host README):
@@ -75,6 +75,11 @@ export const TESTABLE_SETTINGS = {
   'workbench.localHistory.enabled': false,
 };
 
+/** The settings block of the stress agent: long answers as fast as the pipe takes them (`stream <chunks> <bytes>`). */
+export function stressAgent(node = process.execPath) {
+  return { name: 'Stress agent', command: node, args: [STRESS_AGENT] };
+}
+
 /** The settings block that registers the scripted fake agent under `id`, running `scenario`. */
 export function fakeAgent(scenario, name = `Fake (${scenario})`, node = process.execPath) {
   return { name, command: node, args: [FAKE_AGENT, scenario] };
@@ -86,7 +91,7 @@ export function fakeAgent(scenario, name = `Fake (${scenario})`, node = process.
  * test/integration/scenarios/<name>.json, and `demo`; and `stress`, the stream bench's agent (long answers).
  */
 export function fakeAgentSettings(defaultAgent = 'fake') {
-  const agents = { fake: fakeAgent('markdown', 'Fake'), demo: fakeAgent('demo', 'Demo agent'), stress: { name: 'Stress agent', command: process.execPath, args: [STRESS_AGENT] } };
+  const agents = { fake: fakeAgent('markdown', 'Fake'), demo: fakeAgent('demo', 'Demo agent'), stress: stressAgent() };
   const dirs = [['fake', path.join(REPO, 'fixtures', 'fake-agent', 'scenarios')], ['test', path.join(REPO, 'test', 'integration', 'scenarios')]];
   for (const [prefix, dir] of dirs) {
     for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')) : []) {
