@@ -74,8 +74,7 @@ export class Transcript {
     // The wheel turned up lets go at once, before a growing page can take the reader back down.
     this.element.addEventListener('wheel', (event) => { if (event.deltaY < 0) this.follow(false); }, { passive: true });
     this.element.addEventListener('keydown', (event) => this.scrollKey(event));
-    // Following the end happens here, after the browser's own layout of the frame: reading the scroll height in
-    // render() would force a second layout per frame. It also covers content that grows later (images decoding).
+    // Content that grows after its frame (an image decoding, a card folding open) is followed here.
     new ResizeObserver(() => this.followEnd()).observe(this.list);
   }
 
@@ -91,6 +90,11 @@ export class Transcript {
     } finally {
       endFrame();
     }
+    // The view moves to the new end before the browser decides which content-visibility: auto groups are on screen.
+    // From the ResizeObserver alone (after the frame's layout) it would still be where the end was: the groups there
+    // would be laid out in full a second time in the frame, only to be skipped again in the next one. Reading the
+    // scroll height here lays out what the frame would have laid out anyway, once.
+    this.followEnd();
   }
 
   private renderFrame(changes: StoreChanges, focusPermissions: boolean): void {
