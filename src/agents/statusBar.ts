@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ManagedSession } from './managedSession';
 import type { SessionManager } from './sessionManager';
+import { ACTIVITY_ICONS } from './statusIcons';
 
 /** The active session's agent and what it is doing; a click opens the panel. */
 export function registerStatusBar(context: vscode.ExtensionContext, manager: SessionManager): void {
@@ -37,11 +38,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, manager: Ses
 function statusOf(active: ManagedSession): { icon: string; status: string; background?: string } {
   const state = active.lifecycle.state;
   if (state.kind === 'stopped' && (state.reason.kind === 'restored' || state.reason.kind === 'not-started')) {
-    return { icon: '$(debug-pause)', status: vscode.l10n.t('resumes with your next message') };
+    return { icon: ACTIVITY_ICONS.paused, status: vscode.l10n.t('resumes with your next message') };
   }
-  if (active.status === 'exited') return { icon: '$(error)', status: vscode.l10n.t('error'), background: 'statusBarItem.errorBackground' };
-  if (active.status !== 'ready') return { icon: '$(loading~spin)', status: vscode.l10n.t('starting') };
-  if (active.session.waitingPermissions().length > 0) return { icon: '$(bell-dot)', status: vscode.l10n.t('waiting for you'), background: 'statusBarItem.warningBackground' };
-  if (active.session.state.turn !== 'idle') return { icon: '$(sync~spin)', status: vscode.l10n.t('working') };
-  return { icon: '$(hubot)', status: vscode.l10n.t('idle') };
+  if (active.status === 'exited') return { icon: ACTIVITY_ICONS.exited, status: vscode.l10n.t('error'), background: 'statusBarItem.errorBackground' };
+  if (active.status !== 'ready') return { icon: ACTIVITY_ICONS.starting, status: vscode.l10n.t('starting') };
+  if (active.session.waitingPermissions().length > 0) return { icon: ACTIVITY_ICONS.waiting, status: vscode.l10n.t('waiting for you'), background: 'statusBarItem.warningBackground' };
+  if (active.session.state.turn !== 'idle') return { icon: ACTIVITY_ICONS.working, status: vscode.l10n.t('working') };
+  return { icon: ACTIVITY_ICONS.idle, status: vscode.l10n.t('idle') };
 }
