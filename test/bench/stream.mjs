@@ -310,7 +310,7 @@ function pageOnlyBench() {
   return (r.stdout ?? '') + (r.status ? `\n(webview.mjs exited ${r.status}: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')})` : '');
 }
 
-const CPU_ROLES = [['agent', 'stress agent'], ['extensionHost', 'extension host'], ['server', "code-server's others"], ['renderer', "Chromium's renderers"], ['chromium', "Chromium's others"], ['other', 'other']];
+const CPU_ROLES = [['agent', 'stress agent'], ['extensionHost', 'extension host'], ['server', "code-server's others"], ['renderer', "Chromium's renderers"], ['gpu', "Chromium's GPU process"], ['chromium', "Chromium's others"], ['other', 'other']];
 
 let status = 0;
 try {

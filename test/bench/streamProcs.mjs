@@ -59,6 +59,7 @@ function role(pid, serverPid) {
   if (/stress-agent/.test(line)) return 'agent';
   if (/--type=extensionHost/.test(line)) return 'extensionHost';
   if (/--type=renderer/.test(line)) return 'renderer';
+  if (/--type=gpu-process/.test(line)) return 'gpu';
   if (/chrom(e|ium)|headless_shell/i.test(line)) return 'chromium';
   if (pid === serverPid || /code-server|server-main|ptyHost|fileWatcher/.test(line)) return 'server';
   return 'other';
@@ -66,10 +67,11 @@ function role(pid, serverPid) {
 
 /**
  * CPU time (ms) of every process below `root` by role: the stress agent, the extension host, code-server's other
- * processes, Chromium's renderers and its other processes. Two of these, subtracted, say where a stream's CPU went.
+ * processes, Chromium's renderers, its GPU process (the display compositor: every frame the window draws, drawn in
+ * software here) and its other processes. Two of these, subtracted, say where a stream's CPU went.
  */
 export function cpuByRole(root, serverPid) {
-  const out = { agent: 0, extensionHost: 0, server: 0, renderer: 0, chromium: 0, other: 0 };
+  const out = { agent: 0, extensionHost: 0, server: 0, renderer: 0, gpu: 0, chromium: 0, other: 0 };
   for (const pid of descendants(root)) {
     const { cpuMs } = procStats(pid);
     if (Number.isFinite(cpuMs)) out[role(pid, serverPid)] += cpuMs;
