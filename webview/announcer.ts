@@ -3,6 +3,8 @@ import * as l10n from '@vscode/l10n';
 
 /** Longest announcement: a screen reader reads the rest from the transcript if the user wants it. */
 const MAX = 500;
+/** Characters of an agent message's Markdown an announcement is made from (its punctuation is dropped first). */
+export const ANNOUNCED_SOURCE = 4 * MAX;
 /**
  * How long an announcement stays in its region. A screen reader takes the text when it changes, so it is cleared
  * after: left there, the page's find (VS Code's find in a webview is the browser's) counted matches in text nobody
@@ -22,10 +24,10 @@ export class Announcer {
   readonly element = h('div', { class: 'sr-only' }, this.polite, this.assertive);
   private readonly timers = new Map<HTMLElement, ReturnType<typeof setTimeout>>();
 
+  /** `markdownText`: the message's beginning, ANNOUNCED_SOURCE characters are enough. */
   announce(markdownText: string): void {
-    // Only the beginning can be said: the rest of a 10 MiB answer is not even looked at.
     const plain = markdownText
-      .slice(0, 4 * MAX)
+      .slice(0, ANNOUNCED_SOURCE)
       .replace(/```[^\n]*\n[\s\S]*?(```|$)/g, ' (code) ')
       .replace(/[#*_`>~|]+/g, ' ')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

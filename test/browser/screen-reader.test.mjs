@@ -49,6 +49,23 @@ describe('chat webview: screen readers and keyboard', function () {
     assert.equal(await live(chat.page, 'assertive'), '', 'an answer never interrupts');
   });
 
+  it('announces the beginning of a long answer, read from the groups it was rendered in', async function () {
+    const snap = snapshot({ entries: [user(1, 'Explain'), agent(2, '')], turn: 'running' });
+    await send(chat.page, snap);
+    // a short first block rendered on its own, then a burst: the beginning is spread over that group and the
+    // placeholders after it
+    const start = 'Short **start**.\n\nParagraph 0 says something about the name.\n';
+    const burst = '\n' + Array.from({ length: 3000 }, (_, i) => `Paragraph ${i + 1} says something about the name.\n\n`).join('');
+    await send(chat.page, patch(snap, { op: 'append', index: 1, offset: 0, delta: start }));
+    await settled(chat.page);
+    await send(chat.page, patch(snap, { op: 'append', index: 1, offset: start.length, delta: burst }));
+    await send(chat.page, patch(snap, { op: 'turn', turn: 'idle' }));
+    await settled(chat.page);
+    const said = await live(chat.page, 'polite');
+    assert.ok(said.startsWith('Agent: Short start . Paragraph 0 says something about the name. Paragraph 1 says'), said);
+    assert.ok(said.endsWith('…') && said.length === 501, `capped: ${said.length}`);
+  });
+
   it('clears an announcement once said, so the page’s find sees only the transcript’s text', async function () {
     const snap = snapshot({ entries: [user(1, 'Explain'), agent(2, 'It trims the name and falls back.')], turn: 'running' });
     await send(chat.page, snap);

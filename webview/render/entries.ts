@@ -22,6 +22,8 @@ export interface EntryRenderer {
   /** Streamed text waits to be rendered (more than a frame's share): `drain` renders the next share. */
   readonly backlog?: boolean;
   drain?(): void;
+  /** A message's first `max` characters, read without the rest of it (see StreamingMarkdown.head). */
+  head?(max: number): string;
 }
 
 export function createEntryRenderer(entry: EntryView, post: Post, virtualizer?: BlockVirtualizer): EntryRenderer {
@@ -84,6 +86,10 @@ class AgentMessage implements EntryRenderer {
 
   drain(): void {
     this.body.drain();
+  }
+
+  head(max: number): string {
+    return this.body.head(max);
   }
 }
 

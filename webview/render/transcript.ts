@@ -1,5 +1,5 @@
 import type { EntryView } from '../../src/shared/protocol';
-import type { Announcer } from '../announcer';
+import { ANNOUNCED_SOURCE, type Announcer } from '../announcer';
 import { h, icon } from '../dom';
 import { BlockVirtualizer } from '../markdown/blockVirtualizer';
 import { beginFrame, endFrame } from '../markdown/frameBudget';
@@ -192,7 +192,7 @@ export class Transcript {
     // what is left of a burst is rendered in the next frames, a frame's share at a time
     if (before?.backlog) this.backlogged.add(before);
     const finished = this.store.entry(this.liveIndex);
-    if (announce && finished?.kind === 'agent') this.announcer.announce(finished.text);
+    if (announce && finished?.kind === 'agent') this.announcer.announce(before?.head?.(ANNOUNCED_SOURCE) ?? finished.text);
     this.liveIndex = live;
     this.rendererAt(live)?.setLive(true);
   }
