@@ -1,4 +1,5 @@
 import { stripAnsi } from '../../src/shared/textSafety';
+import { copiedAsRendered, holds, reselect, selectedNodes, selectionIn } from './placeholderSelection';
 /**
  * Keeps a long transcript's DOM small: a completed group of Markdown blocks (see streamingMarkdown.ts) that is far
  * from the viewport becomes a placeholder — the same element, at the height it had when rendered, holding only the
@@ -191,35 +192,9 @@ export class BlockVirtualizer {
     }
   }
 
-  /**
-   * The text a copy of the page's selection gives as if every group in it were rendered, or undefined when the
-   * selection holds no placeholder (the browser's own copy is then exact). A placeholder's innerText has the rendered
-   * group's words but not always the same line breaks between blocks as the browser's copy (after a list, say), so
-   * the placeholders in the selection are rendered for the moment of the copy, the browser serialises the selection,
-   * and they are put back. A copy of a whole 10 MiB answer costs seconds this way; it is what makes it exact.
-   */
+  /** A copy of the page's selection as if every group in it were rendered (see copiedAsRendered). */
   selectedText(root: HTMLElement): string | undefined {
-    const selection = document.getSelection();
-    if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return undefined;
-    const range = selection.getRangeAt(0);
-    const inside = [...root.querySelectorAll<HTMLElement>('.md-placeholder')].filter((el) => range.intersectsNode(el));
-    if (inside.length === 0) return undefined;
-    // a selection that ends inside a placeholder (a find match) is of the placeholder's own text: copied as it is
-    if (inside.some((el) => el.contains(range.startContainer) || el.contains(range.endContainer))) return undefined;
-    const saved = inside.map((element) => ({ element, text: element.textContent ?? '', height: element.style.height, className: element.className, group: this.groups.get(element) }));
-    for (const { element, group } of saved) {
-      if (!group) continue;
-      element.replaceChildren(group.render());
-      element.classList.remove('md-placeholder', 'md-unmeasured');
-      element.style.removeProperty('height');
-    }
-    const text = selection.toString();
-    for (const { element, text: placeholder, height, className } of saved) {
-      element.replaceChildren(placeholder);
-      element.className = className;
-      element.style.height = height;
-    }
-    return text;
+    return copiedAsRendered(root, (element) => this.groups.get(element)?.render());
   }
 
   /** Work waits (groups to replace or render again, placeholders to be given their rendered text). */
@@ -364,48 +339,4 @@ function layOut(elements: readonly HTMLElement[]): void {
   range.setStart(first, 0);
   range.setEnd(last, last.childNodes.length);
   range.getBoundingClientRect();
-}
-
-/**
- * The selection's anchor and focus now: a group holding either is not replaced (the selection would collapse). Read
- * once per slice of work: asking the document for its selection costs ~80 µs (Chromium 156), and a slice replaces
- * many groups.
- */
-function selectedNodes(): readonly Node[] {
-  const selection = document.getSelection();
-  if (!selection || selection.rangeCount === 0) return [];
-  return [selection.anchorNode, selection.focusNode].filter((node): node is Node => node !== null);
-}
-
-function holds(element: Element, nodes: readonly Node[]): boolean {
-  return nodes.some((node) => element.contains(node));
-}
-
-/** The selected text and how many times it occurs before the selection in the placeholder's text. */
-function selectionIn(element: HTMLElement): { text: string; before: number } | undefined {
-  const selection = document.getSelection();
-  if (!selection || selection.rangeCount === 0) return undefined;
-  const range = selection.getRangeAt(0);
-  if (!element.contains(range.startContainer)) return undefined;
-  const text = selection.toString();
-  const content = (element.textContent ?? '').toLowerCase();
-  const start = range.startContainer === element.firstChild ? range.startOffset : 0;
-  let before = 0;
-  const needle = text.toLowerCase();
-  if (needle) for (let at = content.indexOf(needle); at >= 0 && at < start; at = content.indexOf(needle, at + 1)) before++;
-  return { text, before };
-}
-
-/** Selects the same occurrence of `text` in the rendered group (with the browser's own find, as VS Code's find does). */
-function reselect(element: HTMLElement, selected: { text: string; before: number }): void {
-  const selection = document.getSelection();
-  if (!selection) return;
-  selection.collapse(element, 0);
-  if (!selected.text) return;
-  const find = (window as unknown as { find?: (text: string, caseSensitive: boolean, backwards: boolean, wrap: boolean) => boolean }).find;
-  if (!find) return;
-  for (let i = 0; i <= selected.before; i++) {
-    if (!find.call(window, selected.text, false, false, false)) break;
-  }
-  if (selection.anchorNode && !element.contains(selection.anchorNode)) selection.collapse(element, 0);
 }
