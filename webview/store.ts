@@ -11,6 +11,26 @@ import type { CommandView, EarlierMessage, EntryView, HeaderView, PatchMessage, 
 
 export type EntryChange = 'append' | 'replace';
 
+/**
+ * An answer flooding in (src/panel/floodGaps.ts): after the page's own text, `skip` characters still to come, then the
+ * newest text the host sent first.
+ */
+export interface Gap {
+  readonly skip: number;
+  readonly newest: string;
+}
+
+/** What happened to an entry's gap since the renderer last looked. */
+export interface GapChange {
+  /** The characters still to come. */
+  skip: number;
+  /** The newest text was replaced (by `newest[0]`), rather than grown by `newest`. */
+  reset: boolean;
+  readonly newest: string[];
+  /** The gap closed: the newest text joined the entry's text (and is in `appended`). */
+  closed: boolean;
+}
+
 export interface StoreChanges {
   /** A snapshot arrived: render everything again. */
   reset: boolean;
@@ -22,6 +42,8 @@ export interface StoreChanges {
    * entry's text, since reading a string built by appending copies all of it (a 10 MiB answer, every frame).
    */
   readonly appended: Map<number, string[]>;
+  /** Entries whose flood gap opened, moved, grew or closed. */
+  readonly gaps: Map<number, GapChange>;
   header: boolean;
   plan: boolean;
   commands: boolean;
@@ -30,6 +52,9 @@ export interface StoreChanges {
 }
 
 export type ApplyResult = 'applied' | 'ignored' | 'resync';
+
+/** The entries whose text grows by patches. */
+type TextEntry = Extract<EntryView, { kind: 'agent' | 'user' | 'thought' }>;
 
 const EMPTY_HEADER: HeaderView = { status: 'none', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 
@@ -46,6 +71,8 @@ export class TranscriptStore {
   /** Messages sent during the turn, waiting for it to end, in the order they will be sent. */
   queue: readonly QueuedView[] = [];
   private changes: StoreChanges = noChanges();
+  /** Answers flooding in: what each one's text is still missing, by entry index (the entry's text ends before it). */
+  private readonly gapped = new Map<number, { skip: number; newest: string }>();
 
   /** Entries in the whole conversation (the held ones and the older ones the host keeps). */
   get length(): number {
@@ -61,6 +88,7 @@ export class TranscriptStore {
     if (message.type === 'earlier') return this.prepend(message);
     if (message.type === 'snapshot') {
       this.epoch = message.epoch;
+      this.gapped.clear();
       this.first = message.first ?? 0;
       this.entries = [...message.entries];
       this.header = message.header;
@@ -79,20 +107,47 @@ export class TranscriptStore {
           if (op.index > this.length) return 'resync';
           if (op.index < this.first) break; // held by the host; sent fresh if the page ever asks for it
           this.entries[op.index - this.first] = op.entry;
+          // the whole entry, so nothing of it is still on its way
+          if (this.gapped.delete(op.index)) this.markGap(op.index, 0, undefined, false).closed = true;
           this.markEntry(op.index, 'replace');
           break;
         case 'append': {
           if (op.index < this.first) break;
           const entry = this.entry(op.index);
           if (!entry || !('text' in entry) || (entry.kind !== 'agent' && entry.kind !== 'user' && entry.kind !== 'thought')) return 'resync';
-          if (entry.text.length !== op.offset) return 'resync';
-          this.entries[op.index - this.first] = { ...entry, text: entry.text + op.delta };
-          this.markEntry(op.index, 'append');
-          if (this.changes.entries.get(op.index) === 'append') {
-            const pieces = this.changes.appended.get(op.index);
-            if (pieces) pieces.push(op.delta);
-            else this.changes.appended.set(op.index, [op.delta]);
+          const gap = this.gapped.get(op.index);
+          if (op.skip !== undefined) {
+            // a flood: the newest text, after `skip` characters to come (replacing the newest text held before)
+            if (entry.text.length !== op.offset || op.skip <= 0) return 'resync';
+            this.gapped.set(op.index, { skip: op.skip, newest: op.delta });
+            this.markGap(op.index, op.skip, op.delta, true);
+            break;
           }
+          if (gap) {
+            if (entry.text.length + gap.skip + gap.newest.length !== op.offset) return 'resync';
+            gap.newest += op.delta;
+            this.markGap(op.index, gap.skip, op.delta, false);
+            break;
+          }
+          if (entry.text.length !== op.offset) return 'resync';
+          this.appendText(op.index, entry, op.delta);
+          break;
+        }
+        case 'fill': {
+          if (op.index < this.first) break;
+          const entry = this.entry(op.index);
+          const gap = this.gapped.get(op.index);
+          if (!entry || (entry.kind !== 'agent' && entry.kind !== 'user' && entry.kind !== 'thought') || !gap || entry.text.length !== op.offset || op.delta.length > gap.skip) return 'resync';
+          gap.skip -= op.delta.length;
+          this.appendText(op.index, entry, op.delta);
+          if (gap.skip > 0) {
+            this.markGap(op.index, gap.skip, undefined, false);
+            break;
+          }
+          // closed: the newest text follows the text now
+          this.gapped.delete(op.index);
+          this.appendText(op.index, this.entry(op.index) as TextEntry, gap.newest);
+          this.markGap(op.index, 0, undefined, false).closed = true;
           break;
         }
         case 'header':
@@ -120,6 +175,32 @@ export class TranscriptStore {
     return 'applied';
   }
 
+  /** The gap of message `index` as the page holds it (an answer still flooding in), if any. */
+  gap(index: number): Gap | undefined {
+    return this.gapped.get(index);
+  }
+
+  private appendText(index: number, entry: TextEntry, delta: string): void {
+    this.entries[index - this.first] = { ...entry, text: entry.text + delta };
+    this.markEntry(index, 'append');
+    if (this.changes.entries.get(index) === 'append') {
+      const pieces = this.changes.appended.get(index);
+      if (pieces) pieces.push(delta);
+      else this.changes.appended.set(index, [delta]);
+    }
+  }
+
+  private markGap(index: number, skip: number, newest: string | undefined, reset: boolean): GapChange {
+    let change = this.changes.gaps.get(index);
+    if (!change || reset) {
+      change = { skip, reset: reset || (change?.reset ?? false), newest: [], closed: false };
+      this.changes.gaps.set(index, change);
+    }
+    change.skip = skip;
+    if (newest !== undefined) change.newest.push(newest);
+    return change;
+  }
+
   /** Older entries that end where the held ones begin; anything else is a stale answer and is ignored. */
   private prepend(message: EarlierMessage): ApplyResult {
     if (message.epoch !== this.epoch || message.entries.length === 0) return 'ignored';
@@ -138,6 +219,7 @@ export class TranscriptStore {
     if (index <= this.first) return;
     const drop = Math.min(index, this.length) - this.first;
     this.entries.splice(0, drop);
+    for (const gapped of this.gapped.keys()) if (gapped < this.first + drop) this.gapped.delete(gapped);
     this.first += drop;
   }
 
@@ -150,7 +232,7 @@ export class TranscriptStore {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.earlier || c.entries.size > 0 || c.header || c.plan || c.commands || c.turn || c.queue;
+    return c.reset || c.earlier || c.entries.size > 0 || c.gaps.size > 0 || c.header || c.plan || c.commands || c.turn || c.queue;
   }
 
   private markEntry(index: number, change: EntryChange): void {
@@ -162,5 +244,5 @@ export class TranscriptStore {
 }
 
 function noChanges(): StoreChanges {
-  return { reset: false, earlier: false, entries: new Map(), appended: new Map(), header: false, plan: false, commands: false, turn: false, queue: false };
+  return { reset: false, earlier: false, entries: new Map(), appended: new Map(), gaps: new Map(), header: false, plan: false, commands: false, turn: false, queue: false };
 }

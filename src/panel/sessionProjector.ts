@@ -1,5 +1,6 @@
 import type { SessionChange, SessionStateView } from '../session/state';
 import type { EarlierMessage, HeaderView, HostMessage, PatchOp, SnapshotMessage } from '../shared/protocol';
+import { FILL_CHARS, FloodGaps } from './floodGaps';
 import { commandsView, entryView, planView, queueView, type EntryLookups } from './viewModel';
 
 /**
@@ -54,6 +55,8 @@ export class SessionProjector {
   /** What the webview holds of each message entry, so a grown message is sent as its new text only. */
   private readonly sent = new Map<number, SentMessage>();
   private readonly toolEntry = new Map<string, number>();
+  /** Answers flooding in faster than the page takes them: the text they skip, and its fills (floodGaps.ts). */
+  private readonly floods = new FloodGaps();
   /**
    * Text appended to each message since the last flush, as the session reported it: the delta is joined from these
    * pieces instead of sliced from the message, since slicing a string built by appending copies all of it (a 1 MB
@@ -88,6 +91,7 @@ export class SessionProjector {
     this.clearDirty();
     this.sent.clear();
     this.toolEntry.clear();
+    this.floods.clear();
     const state = this.state;
     const first = state ? Math.max(0, state.entries.length - tail) : 0;
     const entries = state ? this.projectRange(first, state.entries.length) : [];
@@ -157,7 +161,14 @@ export class SessionProjector {
     if (this.headerDirty) ops.push({ op: 'header', header: this.header() });
     this.clearDirty();
     if (state && this.sent.size > 2 * SNAPSHOT_TAIL) this.forgetSentBefore(state.entries.length - SNAPSHOT_TAIL);
+    // What a flood skipped goes in the room a patch has left, one delivery apart; never beside a flood's newest text
+    // or the end of a turn, which are what the reader waits for.
+    if (!urgent && !ops.some((op) => op.op === 'append' && op.skip !== undefined)) {
+      const carried = ops.reduce((total, op) => total + (op.op === 'append' ? op.delta.length : 0), 0);
+      ops.push(...this.floods.fills(FILL_CHARS - carried));
+    }
     if (ops.length > 0) this.send({ type: 'patch', epoch: this.epoch, ops });
+    if (this.floods.open) this.schedule();
   }
 
   dispose(): void {
@@ -269,6 +280,7 @@ export class SessionProjector {
         const pieces = this.appended.get(index);
         const joined = pieces?.join('');
         const delta = joined !== undefined && joined.length === entry.text.length - before.text ? joined : entry.text.slice(before.text);
+        if (entry.role === 'agent') return this.floods.append(index, before.text, delta, () => entry.text);
         return { op: 'append', index, offset: before.text, delta };
       }
     }
@@ -276,6 +288,7 @@ export class SessionProjector {
   }
 
   private project(index: number, entry: ObservableState['entries'][number]) {
+    this.floods.forget(index);
     if (entry.kind === 'message') this.sent.set(index, { text: entry.text.length, blocks: entry.blocks.length });
     else this.sent.delete(index);
     if (entry.kind === 'tool') this.toolEntry.set(entry.toolCallId, index);
@@ -287,7 +300,11 @@ export class SessionProjector {
    * such a (rare) change goes as the whole entry, and keeps this map the size of the tail, not of the day's history.
    */
   private forgetSentBefore(index: number): void {
-    for (const key of this.sent.keys()) if (key < index) this.sent.delete(key);
+    for (const key of this.sent.keys()) {
+      if (key >= index) continue;
+      this.sent.delete(key);
+      this.floods.forget(key);
+    }
   }
 
   private projectRange(from: number, to: number) {

@@ -1,7 +1,7 @@
 import type { HostMessage, PatchMessage, PatchOp } from './protocol';
 
 /**
- * How a patch's appended text crosses from the extension host to the page. VS Code posts a webview message as JSON
+ * How a patch's appended text (and a flood's fill) crosses from the extension host to the page. VS Code posts a webview message as JSON
  * inside the JSON of its own RPC message (escaped and parsed twice); a Uint8Array goes beside it as raw bytes and is
  * transferred into the page. A streamed answer's text is nearly all the page receives; as bytes, a 10 MiB answer in
  * the real window (the stream bench, 6 windows each) was visible 137–293 ms after the agent's last write against
@@ -10,10 +10,11 @@ import type { HostMessage, PatchMessage, PatchOp } from './protocol';
  */
 export const BYTES_FROM = 4 * 1024;
 
-type AppendOp = Extract<PatchOp, { op: 'append' }>;
-/** An append op as posted: its delta as a string or as its UTF-8 bytes. */
-export type PostedAppendOp = Omit<AppendOp, 'delta'> & { readonly delta: string | Uint8Array };
-export type PostedPatchMessage = Omit<PatchMessage, 'ops'> & { readonly ops: readonly (Exclude<PatchOp, AppendOp> | PostedAppendOp)[] };
+/** The ops that carry a message's text (appended, or filling a flood's gap). */
+type TextOp = Extract<PatchOp, { op: 'append' | 'fill' }>;
+/** A text op as posted: its delta as a string or as its UTF-8 bytes. */
+export type PostedTextOp = TextOp extends infer Op ? (Op extends TextOp ? Omit<Op, 'delta'> & { readonly delta: string | Uint8Array } : never) : never;
+export type PostedPatchMessage = Omit<PatchMessage, 'ops'> & { readonly ops: readonly (Exclude<PatchOp, TextOp> | PostedTextOp)[] };
 /** A host message as `webview.postMessage` carries it. */
 export type PostedHostMessage = Exclude<HostMessage, PatchMessage> | PostedPatchMessage;
 
@@ -40,13 +41,13 @@ export function fromPosted(message: PostedHostMessage, decode: (bytes: Uint8Arra
   if (message.type !== 'patch') return message;
   let decoded = false;
   const ops = message.ops.map((op): PatchOp => {
-    if (op.op !== 'append' || typeof op.delta === 'string') return op as PatchOp;
+    if ((op.op !== 'append' && op.op !== 'fill') || typeof op.delta === 'string') return op as PatchOp;
     decoded = true;
     return { ...op, delta: decode(op.delta) };
   });
   return decoded ? { ...message, ops } : (message as PatchMessage);
 }
 
-function asBytes(op: PatchOp): op is AppendOp {
-  return op.op === 'append' && op.delta.length >= BYTES_FROM && !LONE_SURROGATE.test(op.delta);
+function asBytes(op: PatchOp): op is TextOp {
+  return (op.op === 'append' || op.op === 'fill') && op.delta.length >= BYTES_FROM && !LONE_SURROGATE.test(op.delta);
 }

@@ -229,8 +229,15 @@ export interface SnapshotMessage {
 export type PatchOp =
   /** Replaces entry `index`, or appends it when `index` is the current length. */
   | { readonly op: 'entry'; readonly index: number; readonly entry: EntryView }
-  /** Appends `delta` to the text of message entry `index`, whose text had `offset` characters. */
-  | { readonly op: 'append'; readonly index: number; readonly offset: number; readonly delta: string }
+  /**
+   * Appends `delta` to the text of message entry `index`, whose text had `offset` characters. With `skip`, an answer
+   * floods in faster than the page takes it (src/panel/floodGaps.ts): `offset` is where the page's own text ends, the
+   * `skip` characters after it come later (`fill`), and `delta` is the newest text after them, replacing whatever
+   * newest text the page held after an earlier skip.
+   */
+  | { readonly op: 'append'; readonly index: number; readonly offset: number; readonly delta: string; readonly skip?: number }
+  /** The first characters of the text skipped by an append's `skip`, which follow the page's own text at `offset`. */
+  | { readonly op: 'fill'; readonly index: number; readonly offset: number; readonly delta: string }
   | { readonly op: 'header'; readonly header: HeaderView }
   | { readonly op: 'plan'; readonly plan: readonly PlanEntryView[] }
   | { readonly op: 'commands'; readonly commands: readonly CommandView[] }

@@ -1,6 +1,6 @@
 import { stripAnsi } from '../../src/shared/textSafety';
 import { prose } from '../dom';
-import { BlockBoundaryScanner } from './blockBoundary';
+import { BlockBoundaryScanner } from '../../src/shared/blockBoundary';
 import type { BlockVirtualizer } from './blockVirtualizer';
 import { deadline, FRAME_BUDGET_MS } from './frameBudget';
 import { createMarkdown, type Markdown } from './markdownIt';
@@ -270,9 +270,14 @@ export class StreamingMarkdown {
     this.tailText = '';
   }
 
+  /** The message is gone from the page (or this part of it): the virtualiser lets go of its groups. */
+  release(): void {
+    for (const child of this.element.children) if (child !== this.tail) this.virtualizer?.remove(child as HTMLElement);
+  }
+
   private clear(): void {
     this.scanner.reset();
-    for (const child of this.element.children) if (child !== this.tail) this.virtualizer?.remove(child as HTMLElement);
+    this.release();
     this.pending = '';
     this.length = 0;
     this.source = '';
@@ -287,6 +292,11 @@ export class StreamingMarkdown {
 /** Characters per line and line height (px) of a narrow chat panel: an estimate, corrected once the text is seen. */
 const ESTIMATE_CHARS_PER_LINE = 60;
 const ESTIMATE_LINE_PX = 19;
+
+/** The height (px) of `chars` characters of Markdown not at hand, roughly: lines of a narrow panel's width. */
+export function estimatedHeightOf(chars: number): number {
+  return Math.ceil(chars / ESTIMATE_CHARS_PER_LINE) * ESTIMATE_LINE_PX;
+}
 
 /** The height `text` would take as rendered Markdown, roughly: its lines, wrapped at a panel's width. */
 function estimatedHeight(text: string): number {

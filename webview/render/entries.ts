@@ -3,11 +3,13 @@ import { h, icon, prose, revealed } from '../dom';
 import { pathTitle, shownPath } from '../paths';
 import type { BlockVirtualizer } from '../markdown/blockVirtualizer';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
+import type { GapChange } from '../store';
 import { contentBlock, rawDetails, type Post } from './contentBlocks';
 import { branchControl } from './branchControl';
 import { CompactionEntry } from './compaction';
 import { ElicitationCard } from './elicitation';
 import { editMessageButton } from './messageEdit';
+import { FloodGapView } from './floodGap';
 import { ToolCard } from './toolCard';
 import * as l10n from '@vscode/l10n';
 
@@ -24,6 +26,8 @@ export interface EntryRenderer {
   drain?(): void;
   /** A message's first `max` characters, read without the rest of it (see StreamingMarkdown.head). */
   head?(max: number): string;
+  /** An answer flooding in: its gap opened, moved, grew or closed (store.ts). */
+  updateGap?(change: GapChange): void;
 }
 
 export function createEntryRenderer(entry: EntryView, post: Post, virtualizer?: BlockVirtualizer): EntryRenderer {
@@ -52,10 +56,13 @@ class AgentMessage implements EntryRenderer {
   private readonly blocks = h('div', { class: 'blocks' });
   private blocksKey = '';
   private entryId = -1;
+  private live = false;
+  /** While the answer floods in: the gap for the text on its way, and the newest text after it. */
+  private flood: FloodGapView | undefined;
 
   constructor(
     private readonly post: Post,
-    virtualizer?: BlockVirtualizer,
+    private readonly virtualizer?: BlockVirtualizer,
   ) {
     this.body = new StreamingMarkdown('md', virtualizer);
     const regenerate = h('button', { type: 'button', class: 'icon-button regenerate', 'aria-label': l10n.t('Regenerate'), title: REGENERATE_LABEL }, icon('refresh'));
@@ -75,17 +82,35 @@ class AgentMessage implements EntryRenderer {
     }
   }
 
+  updateGap(change: GapChange): void {
+    if (change.closed) {
+      // the newest text came with the last fill, into the answer's own text
+      this.flood?.remove();
+      this.flood = undefined;
+      return;
+    }
+    if (!this.flood) {
+      this.flood = new FloodGapView(this.virtualizer);
+      this.flood.setLive(this.live);
+      this.body.element.after(this.flood.element);
+    }
+    this.flood.update(change);
+  }
+
   setLive(live: boolean): void {
+    this.live = live;
     this.element.classList.toggle('live', live);
     this.body.setLive(live);
+    this.flood?.setLive(live);
   }
 
   get backlog(): boolean {
-    return this.body.backlog;
+    return this.body.backlog || (this.flood?.backlog ?? false);
   }
 
   drain(): void {
     this.body.drain();
+    this.flood?.drain();
   }
 
   head(max: number): string {

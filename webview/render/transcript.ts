@@ -105,7 +105,16 @@ export class Transcript {
     }
     if (changes.reset) this.rebuild();
     else {
-      for (const [index, change] of [...changes.entries].sort((a, b) => a[0] - b[0])) this.updateEntry(index, store.entry(index), change === 'append' ? changes.appended.get(index) : undefined, focusPermissions);
+      for (const index of [...new Set([...changes.entries.keys(), ...changes.gaps.keys()])].sort((a, b) => a - b)) {
+        const change = changes.entries.get(index);
+        if (change) this.updateEntry(index, store.entry(index), change === 'append' ? changes.appended.get(index) : undefined, focusPermissions);
+        const gap = changes.gaps.get(index);
+        const renderer = gap && this.rendererAt(index);
+        if (renderer) {
+          renderer.updateGap?.(gap);
+          if (renderer.backlog) this.backlogged.add(renderer);
+        }
+      }
       if (changes.earlier && this.loadingBefore >= 0) this.showEarlier();
     }
     this.updateLive(!changes.reset);

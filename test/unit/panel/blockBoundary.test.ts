@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { BlockBoundaryScanner } from '../../../webview/markdown/blockBoundary';
+import { BlockBoundaryScanner } from '../../../src/shared/blockBoundary';
 import { createMarkdown } from '../../../webview/markdown/markdownIt';
 
 const md = createMarkdown();

@@ -3,6 +3,8 @@ import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
 import type { HeaderView, HostMessage, PatchMessage } from '../../../src/shared/protocol';
 import { DELIVERY_TIMEOUT_MS, SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
 import { SessionState } from '../../../src/session/sessionState';
+import { FILL_CHARS, FLOOD_CHARS } from '../../../src/panel/floodGaps';
+import { PageText } from '../support/pageText';
 
 /** Timers the test runs by hand, each with its delay (the flush interval, the delivery timeout). */
 class ManualTimers implements FlushTimer {
@@ -144,5 +146,42 @@ describe('panel session projector: one patch on its way at a time', () => {
     await settled();
     timers.fire(DELIVERY_TIMEOUT_MS);
     assert.equal(patches().length, 1);
+  });
+
+  it('sends an answer that floods in while a patch is on its way as its newest text first, then the rest, until the page holds all of it', async () => {
+    const { projector, patches, deliveries, settled, state, step, chunk, timers } = setup();
+    projector.snapshot();
+    state.beginTurn();
+    step('Start.\n\n');
+    const paragraph = (i: number) => `Paragraph ${i} says something about the answer.\n\n`;
+    for (let i = 0; i < 4000; i++) step(paragraph(i));
+    assert.equal(patches().length, 1, 'held while the first is on its way');
+    deliveries[0](true);
+    await settled();
+    const flood = patches()[1].ops;
+    assert.equal(flood.length, 1);
+    assert.ok(flood[0].op === 'append' && flood[0].skip !== undefined && flood[0].delta.length < FLOOD_CHARS, 'the newest text, skipping the rest');
+    chunk('The end.\n');
+    state.endTurn('end_turn');
+    const end = patches()[2].ops;
+    assert.ok(end.some((op) => op.op === 'append' && op.delta === 'The end.\n'), 'the end of the turn goes at once');
+    assert.ok(!end.some((op) => op.op === 'fill'), 'alone');
+    for (let i = 1; i < 40 && deliveries[i]; i++) {
+      deliveries[i](true);
+      await settled();
+      timers.fire(FLUSH);
+    }
+    const page = new PageText();
+    for (const patch of patches()) {
+      for (const op of patch.ops) {
+        if (op.op === 'entry' && op.entry.kind === 'agent') page.text = op.entry.text;
+        else page.apply(op);
+      }
+    }
+    assert.equal(page.gap, undefined, 'the gap closed');
+    const whole = state.entries[0].kind === 'message' ? state.entries[0].text : '';
+    assert.equal(page.text, whole);
+    const fills = patches().map((p) => p.ops.reduce((n, op) => n + (op.op === 'fill' ? op.delta.length : 0), 0));
+    assert.ok(fills.filter((n) => n > 0).length > 1 && fills.every((n) => n <= FILL_CHARS), `the skipped text came in bounded fills: ${fills.join(' ')}`);
   });
 });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { EntryView, HeaderView, PatchOp, QueuedView, SnapshotMessage } from '../../../src/shared/protocol';
 import { TranscriptStore } from '../../../webview/store';
+import { FloodGaps } from '../../../src/panel/floodGaps';
 
 const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 const agent = (id: number, text: string): EntryView => ({ kind: 'agent', id, text, blocks: [] });
@@ -115,5 +116,83 @@ describe('webview transcript store', () => {
     assert.deepEqual(store.queue, [queued(2, 'second, edited')]);
     assert.equal(store.apply(patch(7, { op: 'queue', queue: [] })), 'ignored', 'another epoch');
     assert.equal(store.queue.length, 1);
+  });
+
+  it('holds a flooding answer as its own text, a gap and the newest text; fills close the gap and the newest text joins', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'ab')]));
+    store.takeChanges();
+    const text = () => (store.entries[0] as { text: string }).text;
+    assert.equal(store.apply(patch(1, { op: 'append', index: 0, offset: 2, skip: 5, delta: 'HI' })), 'applied');
+    assert.equal(text(), 'ab', 'the entry keeps the text it has, to be followed by the gap');
+    assert.deepEqual(store.gap(0), { skip: 5, newest: 'HI' });
+    let changes = store.takeChanges();
+    assert.equal(changes.entries.size, 0);
+    assert.deepEqual([...changes.gaps], [[0, { skip: 5, reset: true, newest: ['HI'], closed: false }]]);
+    // the newest text grows at the end of the whole text (2 + 5 + 2)
+    assert.equal(store.apply(patch(1, { op: 'append', index: 0, offset: 9, delta: 'J' })), 'applied');
+    assert.equal(store.apply(patch(1, { op: 'fill', index: 0, offset: 2, delta: 'cde' })), 'applied');
+    changes = store.takeChanges();
+    assert.deepEqual([...changes.gaps], [[0, { skip: 2, reset: false, newest: ['J'], closed: false }]]);
+    assert.deepEqual([...changes.appended], [[0, ['cde']]]);
+    assert.equal(store.apply(patch(1, { op: 'fill', index: 0, offset: 5, delta: 'fg' })), 'applied');
+    changes = store.takeChanges();
+    assert.equal(text(), 'abcdefgHIJ');
+    assert.equal(store.gap(0), undefined);
+    assert.deepEqual([...changes.appended], [[0, ['fg', 'HIJ']]], 'the newest text follows the last fill');
+    assert.equal(changes.gaps.get(0)?.closed, true);
+  });
+
+  it('asks for a resync when a flood’s op does not fit what the page holds', () => {
+    const fresh = () => {
+      const store = new TranscriptStore();
+      store.apply(snapshot([agent(1, 'ab')]));
+      store.apply(patch(1, { op: 'append', index: 0, offset: 2, skip: 5, delta: 'HI' }));
+      return store;
+    };
+    assert.equal(fresh().apply(patch(1, { op: 'append', index: 0, offset: 1, skip: 3, delta: 'X' })), 'resync', 'a skip from elsewhere than the text’s end');
+    assert.equal(fresh().apply(patch(1, { op: 'append', index: 0, offset: 4, delta: 'X' })), 'resync', 'an append not after the newest text');
+    assert.equal(fresh().apply(patch(1, { op: 'fill', index: 0, offset: 3, delta: 'c' })), 'resync', 'a fill not after the text');
+    assert.equal(fresh().apply(patch(1, { op: 'fill', index: 0, offset: 2, delta: 'cdefgh' })), 'resync', 'a fill longer than the gap');
+    const none = new TranscriptStore();
+    none.apply(snapshot([agent(1, 'ab')]));
+    assert.equal(none.apply(patch(1, { op: 'fill', index: 0, offset: 2, delta: 'c' })), 'resync', 'a fill without a gap');
+  });
+
+  it('closes a gap when the entry is sent whole, and forgets it with a snapshot', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, 'ab')]));
+    store.apply(patch(1, { op: 'append', index: 0, offset: 2, skip: 5, delta: 'HI' }));
+    store.takeChanges();
+    store.apply(patch(1, { op: 'entry', index: 0, entry: agent(1, 'abcdefgHI') }));
+    assert.equal(store.gap(0), undefined);
+    assert.equal(store.takeChanges().gaps.get(0)?.closed, true);
+    store.apply(patch(1, { op: 'append', index: 0, offset: 9, skip: 5, delta: 'XY' }));
+    store.apply(snapshot([agent(1, 'whole')], 2));
+    assert.equal(store.gap(0), undefined);
+  });
+
+  it('ends with the host’s text from any flood of appends and fills (floodGaps.ts on the host)', () => {
+    const store = new TranscriptStore();
+    store.apply(snapshot([agent(1, '')]));
+    const floods = new FloodGaps();
+    let whole = '';
+    let part = 0;
+    let skipped = 0;
+    const send = (ops: PatchOp[]) => assert.equal(store.apply(patch(1, ...ops)), 'applied');
+    for (const size of [200, 90_000, 300, 150_000, 70_000, 10, 120_000]) {
+      let delta = '';
+      while (delta.length < size) delta += `Part ${part++} of the answer.\n\n`;
+      delta = delta.slice(0, size);
+      const op = floods.append(0, whole.length, delta, () => whole + delta);
+      if (op.skip !== undefined) skipped++;
+      send([op]);
+      whole += delta;
+      send(floods.fills(30_000));
+    }
+    while (floods.open) send(floods.fills(30_000));
+    assert.equal(skipped, 4, 'each flood skipped');
+    assert.equal(store.gap(0), undefined);
+    assert.equal((store.entries[0] as { text: string }).text, whole);
   });
 });

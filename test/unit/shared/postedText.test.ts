@@ -47,4 +47,12 @@ describe('shared posted text: long deltas cross to the page as UTF-8 bytes', () 
       { numRuns: 200 },
     );
   });
+
+  it('posts a flood’s long fill and its newest text (with its skip) as bytes too', () => {
+    const long = 'y'.repeat(BYTES_FROM);
+    const message: PatchMessage = { type: 'patch', epoch: 1, ops: [{ op: 'append', index: 0, offset: 3, skip: 9, delta: long }, { op: 'fill', index: 0, offset: 3, delta: long }] };
+    const posted = toPosted(message, encode) as PostedPatchMessage;
+    assert.ok(posted.ops.every((op) => 'delta' in op && op.delta instanceof Uint8Array));
+    assert.deepEqual(fromPosted(structuredClone(posted), decode), message);
+  });
 });

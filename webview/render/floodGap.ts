@@ -1,0 +1,46 @@
+import type { BlockVirtualizer } from '../markdown/blockVirtualizer';
+import { estimatedHeightOf, StreamingMarkdown } from '../markdown/streamingMarkdown';
+import type { GapChange } from '../store';
+import { h } from '../dom';
+import * as l10n from '@vscode/l10n';
+
+/**
+ * What the page shows of an answer flooding in faster than it takes it (src/panel/floodGaps.ts): after the text it
+ * holds, a gap for the text still on its way, at the height that text will roughly take (so the scroll bar tells the
+ * answer's length), then the newest text, rendered as it streams. The gap closes as the skipped text arrives; then the
+ * newest text joins the answer's own text and this view goes.
+ */
+export class FloodGapView {
+  readonly element: HTMLElement;
+  private readonly gap = h('div', { class: 'flood-gap', 'aria-hidden': 'true' });
+  private readonly newest: StreamingMarkdown;
+
+  constructor(virtualizer?: BlockVirtualizer) {
+    this.newest = new StreamingMarkdown('md', virtualizer);
+    this.element = h('div', { class: 'flood' }, this.gap, this.newest.element);
+  }
+
+  update(change: GapChange): void {
+    this.gap.style.height = `${estimatedHeightOf(change.skip)}px`;
+    this.gap.textContent = l10n.t('The rest of the answer is on its way ({0} characters)', change.skip.toLocaleString());
+    if (change.reset) this.newest.setText(change.newest.join(''));
+    else for (const piece of change.newest) this.newest.append(piece);
+  }
+
+  setLive(live: boolean): void {
+    this.newest.setLive(live);
+  }
+
+  get backlog(): boolean {
+    return this.newest.backlog;
+  }
+
+  drain(): void {
+    this.newest.drain();
+  }
+
+  remove(): void {
+    this.newest.release();
+    this.element.remove();
+  }
+}
