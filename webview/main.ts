@@ -21,3 +21,5 @@ Object.defineProperty(window, '__howdah', { value: Object.freeze({
     virtualizer: () => app.virtualizerStats(),
   }) });
 host.post({ type: 'ready' });
+// The renderer's setup, done before the first answer needs it (see warmUp).
+requestIdleCallback(() => app.warmUp(), { timeout: 2000 });
