@@ -7,6 +7,7 @@
 // one Markdown answer (1 MiB in 20,000 agent_message_chunk notifications, 10 MiB in 200,000), and last a session of
 // 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen).
 // Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
+// last write → the whole answer in the page (text that flooded in comes newest part first: src/panel/floodGaps.ts),
 // the longest main-thread task in the workbench page and in the webview frame (PerformanceObserver `longtask`, in
 // both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS,
 // and the CPU time every process spent from Send to visible, by role (streamProcs.mjs cpuByRole).
@@ -180,7 +181,8 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const trace = profiling ? await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`)) : undefined;
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
-  await page.waitForTimeout(1500); // the tasks that finish the answer (last render) end too
+  const wholeAt = await frame.evaluate(() => window.__bench.whenWhole());
+  await page.waitForTimeout(1500); // the tasks that finish the answer (last render, the fills of a flood) end too
   const after = procStats(host);
   const split = lastWrite;
   const pageTasks = summarizeTasks(await longTasks(page.mainFrame(), sent), split);
@@ -197,6 +199,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     sendToVisible: visibleAt - sent,
     lastWriteToVisible: visibleAt - lastWrite,
     lastWriteToReceived: receivedAt ? receivedAt - lastWrite : NaN,
+    lastWriteToWhole: wholeAt - lastWrite,
     pageLongestStreaming: pageTasks.longestStreaming,
     pageLongestCompletion: pageTasks.longestCompletion,
     pageOver50: pageTasks.over50,
@@ -336,6 +339,7 @@ try {
     row('Send → final text visible', of('sendToVisible'), 'ms');
     row('last write → final text visible', of('lastWriteToVisible'), 'ms', '[target ≤ 250]');
     row('last write → its patch received in the page', of('lastWriteToReceived'), 'ms');
+    row('last write → the whole answer in the page', of('lastWriteToWhole'), 'ms');
     row('workbench: longest task while streaming', of('pageLongestStreaming'), 'ms', '[target ≤ 50]');
     row('workbench: longest task after last write', of('pageLongestCompletion'), 'ms', '[target ≤ 100]');
     row('workbench: tasks > 50 ms', of('pageOver50'), '');

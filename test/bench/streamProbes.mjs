@@ -35,8 +35,9 @@ export function FRAME_PROBE() {
     for (const op of data.ops) {
       const text = op.op === 'append' ? lastText(op.delta) : op.op === 'entry' ? op.entry?.text : undefined;
       if (typeof text !== 'string') continue;
-      // (a byte delta's decoded end does not follow the tail before it: it starts the tail again)
-      tail = (op.op === 'append' && typeof op.delta === 'string' ? tail + text : text).slice(-200);
+      // (a byte delta's decoded end does not follow the tail before it, nor does a flood's newest text, which comes
+      // after a skip: each starts the tail again)
+      tail = (op.op === 'append' && typeof op.delta === 'string' && op.skip === undefined ? tail + text : text).slice(-200);
       if (tail.includes(bench.marker)) bench.markerReceived = now();
     }
   };
@@ -60,6 +61,11 @@ export function FRAME_PROBE() {
       }
     });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  /** When the page holds the whole answer: no gap left of text that flooded in (src/panel/floodGaps.ts). */
+  bench.whenWhole = () => new Promise((resolve) => {
+    const check = () => (document.querySelector('.entry.agent .flood') ? setTimeout(check, 5) : resolve(now()));
+    check();
   });
   /** A new, empty conversation with `agentName` that can be typed into: named in the header, not starting. */
   bench.whenReady = (agentName) => new Promise((resolve) => {

@@ -90,7 +90,8 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
   });
 
   it('streams a long answer whole: 512 KiB in 4,000 chunks, every section in its place', async () => {
-    // (the page gets most of it as UTF-8 bytes, src/shared/postedText.ts, and the far part as placeholders)
+    // (the page gets most of it as UTF-8 bytes, src/shared/postedText.ts, and the far part as placeholders; what
+    // floods in faster than the window takes it comes newest part first, the rest after)
     const chunks = 4000;
     const bytes = 512 * 1024;
     const end = `STRESS-END ${chunks}`;
@@ -101,6 +102,8 @@ describe('the chat panel with the fake agent (installed .vsix)', function () {
     await sendPrompt(wv, `stream ${chunks} ${bytes}`);
     await conversation(wv).getByText(end, { exact: false }).waitFor({ timeout: 30000 });
     await turnEnded(wv);
+    // (text that flooded in faster than the window took it follows its newest part: src/panel/floodGaps.ts)
+    await wv.locator('.entry.agent .flood').first().waitFor({ state: 'detached', timeout: 30000 });
     const text = await wv.locator('.entry.agent').last().evaluate((el) => el.textContent);
     const found = [...text.matchAll(/Section (\d+)/g)].map((m) => Number(m[1]));
     assert.deepEqual(found, Array.from({ length: sections }, (_, i) => i + 1), 'every section once, in order');
