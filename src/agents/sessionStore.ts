@@ -6,6 +6,14 @@ import type { Disposable } from '../base/disposables';
 import type { ManagedSession } from './managedSession';
 
 const SAVE_DELAY_MS = 1500;
+/**
+ * How long a finished turn's save waits. The panel's patch with the answer's end is posted when the turn ends, but VS
+ * Code writes it to the window's socket later, from this same thread (after compressing it on the thread pool);
+ * serialising a long transcript in between held it back: a 10 MiB answer's end was on screen 0.2–0.3 s after the
+ * agent's last write with the save at once (after the turn's listeners), 0.07 s with it 1 s later (the stream bench).
+ * A patch is on its way within milliseconds, so a quarter of a second is plenty, and still at once for a reload.
+ */
+const TURN_SAVE_DELAY_MS = 250;
 const MAX_SAVE_DELAY_MS = 60_000;
 const MAX_SAVED_SESSIONS = 50;
 /** Not `.json`: only transcripts end so (they are listed and pruned by that). */
@@ -42,10 +50,9 @@ export class SessionStore implements vscode.Disposable {
     this.untrack(key);
     const subscription = managed.session.state.onChange((change) => {
       this.markDirty(managed);
-      // A finished turn is saved at once — a reload right after an answer must not lose it to the debounce —, but
-      // after the listeners of this change have run: serialising a long transcript must not delay the answer's end
-      // on its way to the panel.
-      if (change.type === 'turn-ended') setTimeout(() => void this.flush(), 0);
+      // A finished turn is saved at once (a reload right after an answer must not lose it to the debounce), but not
+      // before the answer's end is on its way to the panel (TURN_SAVE_DELAY_MS).
+      if (change.type === 'turn-ended') setTimeout(() => void this.flush(), TURN_SAVE_DELAY_MS);
     });
     this.listeners.set(key, subscription);
     if (!options.saved) this.markDirty(managed);
