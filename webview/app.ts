@@ -16,6 +16,7 @@ import { PlanView } from './render/plan';
 import { QueueList } from './render/queue';
 import { Transcript } from './render/transcript';
 import { warmUp } from './markdown/streamingMarkdown';
+import { formatCount } from './render/floodGap';
 import { TranscriptStore } from './store';
 import * as l10n from '@vscode/l10n';
 
@@ -127,9 +128,10 @@ export class ChatApp {
     return this.transcript.nodeCount();
   }
 
-  /** Sets the Markdown renderer up, unseen, before the first answer needs it. */
+  /** Sets the Markdown renderer (and the count of a flood's gap) up, unseen, before the first answer needs it. */
   warmUp(): void {
     warmUp(this.transcript.element);
+    formatCount(0);
   }
 
   /** Everything the page was sent is on screen: no change, backlog or frame waits (the benchmark reads it). */
