@@ -79,6 +79,21 @@ async function install(frame) {
 /** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
 const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
 
+/**
+ * Long animation frames (streamProbes.mjs) since `from`, as the workbench page sees them: the renderer reports them to
+ * the top frame, with the webview's scripts in them (its own frame gets none).
+ */
+const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench?.frames ?? []).filter((f) => f.start >= t), from);
+
+/** The longest animation frame while streaming, and what it spent its time on (zeros when there was none). */
+function longestFrame(frames, split) {
+  const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
+  for (const f of during.filter((f) => f.duration > 50)) {
+    log(`  long frame ${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; longest script: ${f.longest}`);
+  }
+  return during[0] ?? { duration: 0, script: 0, forced: 0, render: 0 };
+}
+
 function summarizeTasks(tasks, split) {
   const during = tasks.filter(([start]) => start < split).map(([, d]) => d);
   const after = tasks.filter(([start]) => start >= split).map(([, d]) => d);
@@ -187,6 +202,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const split = lastWrite;
   const pageTasks = summarizeTasks(await longTasks(page.mainFrame(), sent), split);
   const frameTasks = summarizeTasks(await longTasks(frame, sent), split);
+  const loaf = longestFrame(await longFrames(page.mainFrame(), sent), split);
   const dom = await frame.evaluate(() => {
     const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
     let nodes = 0;
@@ -206,6 +222,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     frameLongestStreaming: frameTasks.longestStreaming,
     frameLongestCompletion: frameTasks.longestCompletion,
     frameOver50: frameTasks.over50,
+    loaf,
     elements: dom.elements,
     nodes: dom.nodes,
     hostCpu: after.cpuMs - before.cpuMs,
@@ -346,6 +363,11 @@ try {
     row('webview: longest task while streaming', of('frameLongestStreaming'), 'ms', '[target ≤ 50]');
     row('webview: longest task after last write', of('frameLongestCompletion'), 'ms', '[target ≤ 100]');
     row('webview: tasks > 50 ms', of('frameOver50'), '');
+    const loaf = (key) => results.map((r) => r.sizes[i].loaf[key]);
+    row('longest animation frame while streaming', loaf('duration'), 'ms');
+    row('  its scripts (forced style+layout included)', loaf('script'), 'ms');
+    row('  style+layout forced by its scripts', loaf('forced'), 'ms');
+    row('  its own style, layout and paint', loaf('render'), 'ms');
     row('webview DOM elements at the end', of('elements'), '', '[target ≤ 5000]');
     row('webview DOM nodes at the end', of('nodes'), '');
     row('extension host CPU (Send → visible + 1.5 s)', of('hostCpu'), 'ms');

@@ -24,6 +24,29 @@ export function FRAME_PROBE() {
   } catch {
     // no long-task timing in this frame
   }
+  // Long animation frames (Chromium's LoAF timing): what a long frame spent its time on, measured without a profiler
+  // slowing the page (ms): its scripts (forced style and layout included), the style and layout they forced, and the
+  // frame's own style, layout and paint (from styleAndLayoutStart to its end). What is left of its duration is time
+  // between its tasks and time the thread waited for a core.
+  bench.frames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const scripts = [...(e.scripts ?? [])].sort((a, b) => b.duration - a.duration);
+        const end = e.startTime + e.duration;
+        bench.frames.push({
+          start: performance.timeOrigin + e.startTime,
+          duration: e.duration,
+          script: scripts.reduce((t, s) => t + s.duration, 0),
+          forced: scripts.reduce((t, s) => t + (s.forcedStyleAndLayoutDuration ?? 0), 0),
+          render: e.styleAndLayoutStart > 0 ? end - e.styleAndLayoutStart : 0,
+          longest: scripts[0] ? `${scripts[0].invokerType} ${scripts[0].invoker} ${scripts[0].sourceFunctionName ?? ''}`.trim() : '',
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {
+    // no long-animation-frame timing in this frame
+  }
   // The host's messages as the page receives them: when the text ending in `bench.marker` arrived (before rendering).
   let tail = '';
   // a long delta comes as UTF-8 bytes (src/shared/postedText.ts): its end is enough to find the marker
