@@ -65,6 +65,28 @@ describe('chat webview: rendering', function () {
     await chat.page.waitForFunction(() => document.querySelector('.entry.agent')?.textContent?.includes('The last words.'), undefined, { timeout: 5_000 });
   });
 
+  it('renders a streaming answer in a task of its own and scrolls to its end in the next frame', async function () {
+    const paragraphs = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} of an answer taller than the view.\n\n`).join('');
+    const snap = snapshot({ entries: [agent(1, paragraphs)], turn: 'running' });
+    await send(chat.page, snap);
+    await chat.page.evaluate(() => window.__howdah.configure({ streamFrameMs: 0 }));
+    const seen = await chat.page.evaluate(({ epoch, offset }) => new Promise((resolve) => {
+      const view = document.querySelector('section.transcript');
+      const atEnd = () => view.scrollHeight - view.scrollTop - view.clientHeight < 2;
+      // (a mutation's callback runs at the end of the task that made it: the render's)
+      new MutationObserver((records, observer) => {
+        if (!records.some((r) => [...r.addedNodes].some((n) => n.textContent?.includes('The newest words.')))) return;
+        observer.disconnect();
+        const renderedAtEnd = atEnd();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve({ renderedAtEnd, thenAtEnd: atEnd() })));
+      }).observe(view, { subtree: true, childList: true });
+      window.postMessage({ type: 'patch', epoch, ops: [{ op: 'append', index: 0, offset, delta: 'The newest words.\n\nAnd more.' }] }, '*');
+    }), { epoch: snap.epoch, offset: paragraphs.length });
+    // The render (Markdown, DOM) and the layout of what it added run as two tasks, not as one long one: the render
+    // does not scroll (which would lay out in its task), the next frame scrolls to the new end.
+    assert.deepEqual(seen, { renderedAtEnd: false, thenAtEnd: true });
+  });
+
   it('marks a message the agent refused as out of its context, and says so at the turn’s end', async function () {
     const snap = snapshot({ entries: [user(1, 'do the thing'), agent(2, 'No.')], turn: 'running' });
     await send(chat.page, snap);

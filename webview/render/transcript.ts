@@ -34,6 +34,7 @@ export class Transcript {
   private renderers: EntryRenderer[] = [];
   private liveIndex = -1;
   private following = true;
+  private followFrame: number | undefined;
   /** The scroll height at the last followEnd, to tell when the content shrank under a reader at the end. */
   private followedHeight = 0;
   /** The scroll position at the last scroll event, to tell a scroll up from the page growing under it. */
@@ -83,12 +84,22 @@ export class Transcript {
     return this.backlogged.size > 0;
   }
 
-  render(changes: StoreChanges, focusPermissions: boolean): void {
+  /** Renders `changes`; `inFrame`: called from a frame callback (the view may scroll to the end at once). */
+  render(changes: StoreChanges, focusPermissions: boolean, inFrame = true): void {
     beginFrame();
     try {
       this.renderFrame(changes, focusPermissions);
     } finally {
       endFrame();
+    }
+    // Rendered in a task of its own (a streaming answer, see ChatApp.renderTask): the next frame scrolls, before its
+    // own layout, so the render's task lays nothing out.
+    if (!inFrame) {
+      this.followFrame ??= requestAnimationFrame(() => {
+        this.followFrame = undefined;
+        this.followEnd();
+      });
+      return;
     }
     // The view moves to the new end before the browser decides which content-visibility: auto groups are on screen.
     // From the ResizeObserver alone (after the frame's layout) it would still be where the end was: the groups there
