@@ -9,8 +9,10 @@
 // Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
 // last write → the whole answer in the page (text that flooded in comes newest part first: src/panel/floodGaps.ts),
 // the longest main-thread task in the workbench page and in the webview frame (PerformanceObserver `longtask`, in
-// both), tasks > 50 ms, DOM elements in the webview at the end, extension-host CPU time and RSS (/proc), renderer RSS,
-// and the CPU time every process spent from Send to visible, by role (streamProcs.mjs cpuByRole).
+// both), tasks > 50 ms, the longest animation frame and what it spent its time on (scripts, the layout they forced,
+// its own style, layout and paint: Chromium's long-animation-frame timing), DOM elements in the webview at the end,
+// extension-host CPU time and RSS (/proc), renderer RSS, and the CPU time every process spent from Send to visible,
+// by role (streamProcs.mjs cpuByRole).
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),

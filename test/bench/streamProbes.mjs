@@ -27,7 +27,7 @@ export function FRAME_PROBE() {
   // Long animation frames (Chromium's LoAF timing): what a long frame spent its time on, measured without a profiler
   // slowing the page (ms): its scripts (forced style and layout included), the style and layout they forced, and the
   // frame's own style, layout and paint (from styleAndLayoutStart to its end). What is left of its duration is time
-  // between its tasks and time the thread waited for a core.
+  // between its tasks, scripts of under 5 ms (which the entry does not list) and time the thread waited for a core.
   bench.frames = [];
   try {
     new PerformanceObserver((list) => {
