@@ -46,8 +46,8 @@ export class ChatApp {
    * While a turn streams, the page renders in a task of its own, posted from a frame, and the next frame lays out and
    * paints what it added: the render's Markdown and DOM (FRAME_BUDGET_MS) and the layout of its output are two tasks,
    * not one long one. Rendered inside the frame, the scroll to the new end laid the frame out within the render's
-   * script. In the real window (stream bench, 1 MiB, 14 fresh windows each, alternating): windows with a task over
-   * 50 ms while streaming 10 → 6, the longest frame's scripts 14–62 ms with up to 42 ms of forced layout → 0–41 ms
+   * script. In the real window (stream bench, 1 MiB, alternating builds): windows with a task over 50 ms while
+   * streaming 10 of 14 → 11 of 23, the longest frame's scripts 14–62 ms with up to 42 ms of forced layout → 0–41 ms
    * with none, the agent's last write → the end on screen median 97 → 86 ms; 10 MiB (2 windows each): the longest
    * task while streaming 85 and 108 ms (forced layout 57 and 79) → 61 and none over 50.
    */
