@@ -32,6 +32,7 @@ import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_
 import { packageExtension } from '../tools/package.mjs';
 import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
+import { longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
 import { traceTaskSummary } from './streamTrace.mjs';
 
 const RUNS = Number(process.env.STREAM_RUNS ?? 3);
@@ -76,34 +77,6 @@ async function inProcess(page, frame) {
 
 async function install(frame) {
   await frame.evaluate(FRAME_PROBE);
-}
-
-/** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
-const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
-
-/**
- * Long animation frames (streamProbes.mjs) since `from`, as the workbench page sees them: the renderer reports them to
- * the top frame, with the webview's scripts in them (its own frame gets none).
- */
-const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench?.frames ?? []).filter((f) => f.start >= t), from);
-
-/** The longest animation frame while streaming, and what it spent its time on (zeros when there was none). */
-function longestFrame(frames, split) {
-  const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
-  for (const f of during.filter((f) => f.duration > 50)) {
-    log(`  long frame ${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; longest script: ${f.longest}`);
-  }
-  return during[0] ?? { duration: 0, script: 0, forced: 0, render: 0 };
-}
-
-function summarizeTasks(tasks, split) {
-  const during = tasks.filter(([start]) => start < split).map(([, d]) => d);
-  const after = tasks.filter(([start]) => start >= split).map(([, d]) => d);
-  return {
-    longestStreaming: Math.max(0, ...during),
-    longestCompletion: Math.max(0, ...after),
-    over50: tasks.filter(([, d]) => d > 50).length,
-  };
 }
 
 /** Activation as VS Code measured it (code loading + activate call), from Developer: Show Running Extensions. */

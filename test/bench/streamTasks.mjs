@@ -1,0 +1,32 @@
+// What the stream bench (stream.mjs) reads of a stream's main-thread work from the probes in the page
+// (streamProbes.mjs): its long tasks, split at the agent's last write, and its long animation frames.
+import { log } from '../harness/timing.mjs';
+
+/** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
+export const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
+
+/**
+ * Long animation frames (streamProbes.mjs) since `from`, as the workbench page sees them: the renderer reports them to
+ * the top frame, with the webview's scripts in them (its own frame gets none).
+ */
+export const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench?.frames ?? []).filter((f) => f.start >= t), from);
+
+/** The longest animation frame while streaming, and what it spent its time on (zeros when there was none). */
+export function longestFrame(frames, split) {
+  const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
+  for (const f of during.filter((f) => f.duration > 50)) {
+    log(`  long frame ${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; longest script: ${f.longest}`);
+  }
+  return during[0] ?? { duration: 0, script: 0, forced: 0, render: 0 };
+}
+
+/** The longest task before `split` (streaming) and from it on (completion), and how many took over 50 ms. */
+export function summarizeTasks(tasks, split) {
+  const during = tasks.filter(([start]) => start < split).map(([, d]) => d);
+  const after = tasks.filter(([start]) => start >= split).map(([, d]) => d);
+  return {
+    longestStreaming: Math.max(0, ...during),
+    longestCompletion: Math.max(0, ...after),
+    over50: tasks.filter(([, d]) => d > 50).length,
+  };
+}
