@@ -162,7 +162,10 @@ export class ChatApp {
     return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting, tracked: v.tracked };
   }
 
-  /** Renders now what changed (normally called from the frame callback). */
+  /**
+   * Renders now what changed: from the frame callback (`inFrame`), or from the task a streaming render is posted to
+   * (the transcript then scrolls to the end in the next frame).
+   */
   render(inFrame = true): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     if (this.fallback !== undefined) clearTimeout(this.fallback);

@@ -93,7 +93,7 @@ export class Transcript {
       endFrame();
     }
     // Rendered in a task of its own (a streaming answer, see ChatApp.renderTask): the next frame scrolls, before its
-    // own layout, so the render's task lays nothing out.
+    // own layout, so the render's task does not lay out its output to scroll.
     if (!inFrame) {
       this.followFrame ??= requestAnimationFrame(() => {
         this.followFrame = undefined;
