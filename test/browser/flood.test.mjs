@@ -3,7 +3,7 @@
 // whole answer, in order and findable, once the skipped text has filled the gap.
 import { strict as assert } from 'node:assert';
 import { chatPagePerTest, send } from './support/chatPage.mjs';
-import { agent, patch, snapshot, user } from './support/fixtures.mjs';
+import { agent, header, patch, snapshot, user } from './support/fixtures.mjs';
 
 const START = 'Start of the answer.\n\n';
 const paragraph = (i) => `Paragraph ${i}: marker-${i} holds **bold ${i}** and \`code${i}\` among words that fill the line.\n\n`;
@@ -62,6 +62,29 @@ describe('chat webview: an answer flooding in', function () {
     assert.equal(await page.evaluate(() => window.__howdah.resyncs()), 0, 'no patch missed the page’s copy');
     // found where the gap was, as the reader sees it
     assert.equal(await page.evaluate(() => window.find('marker-1500 holds bold 1500', false, false, true)), true);
+  });
+
+  it('keeps the gap and the newest text when the page renders everything again mid-flood (other workspace folders)', async function () {
+    const { page } = chat;
+    const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
+    await send(page, snap);
+    const whole = START + paragraphs(0, 2000);
+    const newestAt = START.length + whole.slice(START.length).indexOf('Paragraph 1900:');
+    const skip = newestAt - START.length;
+    await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
+    await settle(page);
+    // paths on screen are relative to the folders: new folders render every entry again
+    await send(page, patch(snap, { op: 'header', header: header({ workspaceFolders: [{ name: 'other', path: '/other' }] }) }));
+    await settle(page);
+    assert.equal(await page.locator('.entry.agent .flood-gap').count(), 1, 'the gap is still shown');
+    const more = paragraphs(2000, 2005);
+    await send(page, patch(snap, { op: 'append', index: 1, offset: whole.length, delta: more }));
+    await settle(page);
+    assert.deepEqual(await numbersShown(page), Array.from({ length: 105 }, (_, i) => 1900 + i), 'the newest text whole, then what came after it');
+    await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length, delta: whole.slice(START.length, newestAt) }));
+    await settle(page);
+    assert.deepEqual(await numbersShown(page), Array.from({ length: 2005 }, (_, i) => i));
+    assert.equal(await page.locator('.entry.agent .flood').count(), 0);
   });
 
   it('replaces the newest text when a second flood comes before the gap closed', async function () {

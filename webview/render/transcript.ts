@@ -148,7 +148,14 @@ export class Transcript {
     this.loadingBefore = -1;
     this.earlierShown = -1;
     const fragment = document.createDocumentFragment();
-    for (let i = this.start; i < store.length; i++) fragment.append(this.create(store.entry(i) as EntryView).element);
+    for (let i = this.start; i < store.length; i++) {
+      const renderer = this.create(store.entry(i) as EntryView);
+      // an answer still flooding in: its gap and newest text, which no change carries again
+      const gap = store.gap(i);
+      if (gap) renderer.updateGap?.({ skip: gap.skip, reset: true, newest: [gap.newest], closed: false });
+      if (renderer.backlog) this.backlogged.add(renderer);
+      fragment.append(renderer.element);
+    }
     this.list.replaceChildren(fragment);
     this.virtualizer.prune();
     this.follow(true);
