@@ -56,6 +56,10 @@ export type ApplyResult = 'applied' | 'ignored' | 'resync';
 /** The entries whose text grows by patches. */
 type TextEntry = Extract<EntryView, { kind: 'agent' | 'user' | 'thought' }>;
 
+function isTextEntry(entry: EntryView | undefined): entry is TextEntry {
+  return entry?.kind === 'agent' || entry?.kind === 'user' || entry?.kind === 'thought';
+}
+
 const EMPTY_HEADER: HeaderView = { status: 'none', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 
 export class TranscriptStore {
@@ -114,7 +118,7 @@ export class TranscriptStore {
         case 'append': {
           if (op.index < this.first) break;
           const entry = this.entry(op.index);
-          if (!entry || !('text' in entry) || (entry.kind !== 'agent' && entry.kind !== 'user' && entry.kind !== 'thought')) return 'resync';
+          if (!isTextEntry(entry)) return 'resync';
           const gap = this.gapped.get(op.index);
           if (op.skip !== undefined) {
             // a flood: the newest text, after `skip` characters to come (replacing the newest text held before)
@@ -137,16 +141,16 @@ export class TranscriptStore {
           if (op.index < this.first) break;
           const entry = this.entry(op.index);
           const gap = this.gapped.get(op.index);
-          if (!entry || (entry.kind !== 'agent' && entry.kind !== 'user' && entry.kind !== 'thought') || !gap || entry.text.length !== op.offset || op.delta.length > gap.skip) return 'resync';
+          if (!isTextEntry(entry) || !gap || entry.text.length !== op.offset || op.delta.length > gap.skip) return 'resync';
           gap.skip -= op.delta.length;
-          this.appendText(op.index, entry, op.delta);
+          const filled = this.appendText(op.index, entry, op.delta);
           if (gap.skip > 0) {
             this.markGap(op.index, gap.skip, undefined, false);
             break;
           }
           // closed: the newest text follows the text now
           this.gapped.delete(op.index);
-          this.appendText(op.index, this.entry(op.index) as TextEntry, gap.newest);
+          this.appendText(op.index, filled, gap.newest);
           this.markGap(op.index, 0, undefined, false).closed = true;
           break;
         }
@@ -180,14 +184,17 @@ export class TranscriptStore {
     return this.gapped.get(index);
   }
 
-  private appendText(index: number, entry: TextEntry, delta: string): void {
-    this.entries[index - this.first] = { ...entry, text: entry.text + delta };
+  /** Appends `delta` to entry `index` (`entry`, as held now); returns the grown entry. */
+  private appendText(index: number, entry: TextEntry, delta: string): TextEntry {
+    const grown = { ...entry, text: entry.text + delta };
+    this.entries[index - this.first] = grown;
     this.markEntry(index, 'append');
     if (this.changes.entries.get(index) === 'append') {
       const pieces = this.changes.appended.get(index);
       if (pieces) pieces.push(delta);
       else this.changes.appended.set(index, [delta]);
     }
+    return grown;
   }
 
   private markGap(index: number, skip: number, newest: string | undefined, reset: boolean): GapChange {
