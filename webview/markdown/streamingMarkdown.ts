@@ -128,6 +128,15 @@ export class StreamingMarkdown {
     this.source = text;
   }
 
+  /**
+   * Another text from now on (a flood's newest text, replaced by a later flood's): rendered within the frame's budget
+   * like an append, the rest by `drain`.
+   */
+  replace(text: string): void {
+    this.clear();
+    this.append(text);
+  }
+
   /** The text grew by `delta` (a streaming patch): rendered within the frame's budget, the rest by `drain`. */
   append(delta: string): void {
     this.add(delta, FRAME_BUDGET_MS);

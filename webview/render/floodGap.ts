@@ -33,7 +33,7 @@ export class FloodGapView {
   update(change: GapChange): void {
     this.gap.style.height = `${estimatedHeightOf(change.skip)}px`;
     this.gap.textContent = l10n.t('The rest of the answer is on its way ({0} characters)', formatCount(change.skip));
-    if (change.reset) this.newest.setText(change.newest.join(''));
+    if (change.reset) this.newest.replace(change.newest.join(''));
     else for (const piece of change.newest) this.newest.append(piece);
   }
 
