@@ -94,7 +94,7 @@ describe('flood gaps: the newest text of an answer first, the rest after', () =>
         fc.array(fc.tuple(fc.array(piece, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 1500 }), fc.nat(3)), { minLength: 1, maxLength: 12 }),
         (steps) => {
           const floods = new FloodGaps();
-          const page = new PageText();
+          const page = new PageText(7);
           let whole = '';
           for (const [pieces, times, fills] of steps) {
             const delta = pieces.join('').repeat(times);

@@ -1,34 +1,31 @@
 import { strict as assert } from 'node:assert';
-import type { PatchOp } from '../../../src/shared/protocol';
+import type { EntryView, PatchOp } from '../../../src/shared/protocol';
+import { TranscriptStore } from '../../../webview/store';
 
-/** What the page holds of one message, applying text ops as webview/store.ts does: its text, a gap, the newest text. */
+/**
+ * What the page holds of message `index`, as the page's own store (webview/store.ts) takes the host's ops: its text,
+ * and the gap of an answer flooding in. An op the page would not accept (it would ask for a snapshot) fails the test.
+ */
 export class PageText {
-  text = '';
-  gap: { skip: number; newest: string } | undefined;
+  private readonly store = new TranscriptStore();
+
+  constructor(private readonly index = 1) {
+    const entries: EntryView[] = Array.from({ length: index + 1 }, (_, i) => ({ kind: 'agent', id: i + 1, text: '', blocks: [] }));
+    const header = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } } as const;
+    this.store.apply({ type: 'snapshot', epoch: 1, header, entries, plan: [], commands: [], turn: 'running', queue: [] });
+  }
+
+  get text(): string {
+    const entry = this.store.entry(this.index);
+    return entry && 'text' in entry ? entry.text : '';
+  }
+
+  get gap(): { readonly skip: number; readonly newest: string } | undefined {
+    return this.store.gap(this.index);
+  }
 
   apply(op: PatchOp): void {
-    if (op.op === 'append') {
-      if (op.skip !== undefined) {
-        assert.equal(op.offset, this.text.length, 'a skip starts where the page’s own text ends');
-        this.gap = { skip: op.skip, newest: op.delta };
-      } else if (this.gap) {
-        assert.equal(op.offset, this.text.length + this.gap.skip + this.gap.newest.length, 'an append follows the newest text');
-        this.gap.newest += op.delta;
-      } else {
-        assert.equal(op.offset, this.text.length, 'an append follows the text');
-        this.text += op.delta;
-      }
-    } else if (op.op === 'fill') {
-      assert.ok(this.gap, 'a fill has a gap to fill');
-      assert.equal(op.offset, this.text.length, 'a fill follows the page’s own text');
-      assert.ok(op.delta.length <= this.gap.skip, 'a fill fits its gap');
-      this.text += op.delta;
-      this.gap.skip -= op.delta.length;
-      if (this.gap.skip === 0) {
-        this.text += this.gap.newest;
-        this.gap = undefined;
-      }
-    }
+    const described = JSON.stringify({ ...op, delta: 'delta' in op ? `${op.delta.length} characters` : undefined });
+    assert.equal(this.store.apply({ type: 'patch', epoch: 1, ops: [op] }), 'applied', `the page takes ${described}`);
   }
 }
-
