@@ -61,7 +61,11 @@ console.log('\n━━━ summary ━━━');
 for (const s of summary) {
   console.log(`${s.tier.padEnd(12)} ${String(s.passed).padStart(4)} passed ${String(s.failed).padStart(4)} failed` +
     `${s.pending ? ` ${s.pending} pending` : ''}   ⏱ ${s.seconds.toFixed(1)} s${s.code === 0 ? '' : `   (exit ${s.code})`}`);
-  for (const f of s.failures ?? []) console.log(`    ✖ ${f.title}`);
+  for (const f of s.failures ?? []) {
+    console.log(`    ✖ ${f.title}`);
+    // The why, here too: CI keeps only the log's tail, and a tier's own report of the failure is far above it.
+    for (const line of String(f.error ?? '').split('\n').slice(0, 8)) console.log(`        ${line.slice(0, 300)}`);
+  }
 }
 if (interrupted) console.log('interrupted: remaining tiers not run');
 if (left.length) console.log(`${left.length} process(es) left behind by the run (killed now)`);

@@ -194,7 +194,13 @@ export async function queuedMessageReachesModel(agentId: string, model: ModelSer
   answerAll(key, second);
   await second;
   assert.deepEqual(users(), ['Run the slow check', 'and then say howdah-queued']);
-  assert.match(agentText(api.snapshot(key)), /Queued prompt seen: [^\n]*and then say howdah-queued/, `the model got the queued message (permissions: ${answered.join('; ') || 'none'})`);
+  // The model's request for the queued message follows the whole first turn. Its wording is the agent's: Claude Code
+  // wraps a message that reaches it while it still winds the last turn down ("The user sent a new message while you
+  // were working: …"), so the text is looked for, not a line of its own.
+  const request = model.mainRequests().find((r) => r.prompt.includes('and then say howdah-queued'));
+  assert.ok(request, `the model got the queued message (permissions: ${answered.join('; ') || 'none'})`);
+  assert.ok(JSON.stringify(request.body).includes('First turn done.'), `the model saw the first turn end before it: ${JSON.stringify(request.prompt.slice(0, 200))}`);
+  assert.match(agentText(api.snapshot(key)), /Queued prompt seen: [\s\S]*and then say howdah-queued/, 'its answer reached the transcript');
   assert.deepEqual((api.snapshot(key) as { queue?: unknown[] }).queue, []);
 }
 
