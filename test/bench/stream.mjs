@@ -16,7 +16,8 @@
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
-// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_FRAME_MS=<ms> (the page's stream pacing),
+// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_HOST_PROFILE=<folder> (of the extension
+// host), STREAM_FRAME_MS=<ms> (the page's stream pacing),
 // HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +31,7 @@ import { createRunDir, removeRunDir, startCodeServer } from '../harness/server.m
 import { log, phase } from '../harness/timing.mjs';
 import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_FRAME } from '../harness/workbench.mjs';
 import { packageExtension } from '../tools/package.mjs';
+import { startHostProfile } from './hostProfile.mjs';
 import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
 import { longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
@@ -115,6 +117,8 @@ function activationLog(dataDir) {
  * then adds the trace's long tasks with the time their thread really ran (streamTrace.mjs).
  */
 const PROFILE_DIR = process.env.STREAM_PROFILE;
+/** STREAM_HOST_PROFILE=<folder>: the same for the extension host (hostProfile.mjs), its heaviest functions in the report. */
+const HOST_PROFILE_DIR = process.env.STREAM_HOST_PROFILE;
 /** STREAM_FRAME_MS=<ms>: the page renders a running answer at most once per this many ms (0: every frame; default 32, app.ts). */
 const FRAME_MS = process.env.STREAM_FRAME_MS === undefined ? undefined : Number(process.env.STREAM_FRAME_MS);
 if (FRAME_MS !== undefined && !(FRAME_MS >= 0)) throw new Error(`STREAM_FRAME_MS must be a number of milliseconds, 0 or more (got "${process.env.STREAM_FRAME_MS}")`);
@@ -165,9 +169,11 @@ async function stream(page, wv, frame, server, timesFile, size) {
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
   if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
   const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
+  const hostProfiling = HOST_PROFILE_DIR ? await startHostProfile(host) : undefined;
   await button(wv, 'Send').click();
   const visibleAt = await visible;
   const cpuAfter = cpuByRole(process.pid, server.pid);
+  const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`));
   const trace = profiling ? await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`)) : undefined;
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
@@ -204,6 +210,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     hostRss: after.rssMiB,
     rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
     trace,
+    hostProfile,
     cpu: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]])),
   };
 }
@@ -357,6 +364,10 @@ try {
       row('trace: their thread time, most', traced('longThreadMax'), 'ms');
       row('trace: their thread time, median', traced('longThreadMedian'), 'ms');
       row('trace: main thread ran ÷ its tasks’ wall time', results.map((r) => r.sizes[i].trace.threadMs / r.sizes[i].trace.wallMs), '', '', 2);
+    }
+    if (results.every((r) => r.sizes[i].hostProfile)) {
+      row('profile: extension host busy, Send → visible', results.map((r) => r.sizes[i].hostProfile.busyMs), 'ms');
+      for (const r of results) console.log(`    heaviest (self ms): ${r.sizes[i].hostProfile.top.map((f) => `${f.name} ${f.ms}`).join(' · ')}`);
     }
     row('CPU Send → visible: all ÷ wall time (cores busy)', results.map((r) => Object.values(r.sizes[i].cpu).reduce((a, b) => a + b, 0) / r.sizes[i].sendToVisible), '', '', 2);
     row('renderer RSS at the end (largest)', of('rendererRss'), 'MiB');
