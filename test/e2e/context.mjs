@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { screenshotter } from '../harness/browser.mjs';
-import { howdahWebview, openWorkbench } from '../harness/workbench.mjs';
+import { howdahWebview, openWorkbench, runCommand } from '../harness/workbench.mjs';
 import { phase } from '../harness/timing.mjs';
 
 export const e2e = { server: null, page: null, workspace: null, resultsDir: null, agentLog: null };
@@ -12,6 +12,21 @@ export const e2e = { server: null, page: null, workspace: null, resultsDir: null
 /** (Re)loads the workbench on the scratch workspace: a fresh window and extension host per test. */
 export async function loadWorkbench() {
   await phase('page load (workbench shown)', () => openWorkbench(e2e.page, e2e.server.url()));
+}
+
+/**
+ * Editors a failed test leaves unsaved would come back with every later window (hot exit), and Howdah then holds
+ * each prompt to show them: the test's retry and every test after it would fail on its leftovers. Reverted while the
+ * failed test's window is still up, so one failure stays one.
+ */
+async function revertLeftovers() {
+  const dirty = e2e.page.locator('.tabs-container .tab.dirty');
+  for (let tries = 0; tries < 10 && (await dirty.count()) > 0; tries++) {
+    console.log(`    reverting an editor the failed test left unsaved: ${(await dirty.first().innerText()).split('\n')[0]}`);
+    await dirty.first().click();
+    await runCommand(e2e.page, 'File: Revert File');
+    await e2e.page.waitForTimeout(200);
+  }
 }
 
 /** A screenshotter writing into test-results/e2e/<slug>/. */
@@ -40,6 +55,7 @@ export function suiteScreenshots(slug) {
     await shot('failure').catch(() => {});
     keepExtensionHostLogs(path.join(e2e.resultsDir, slug, 'failure-logs'));
     await printFailureEvidence();
+    await revertLeftovers().catch((e) => console.log(`    could not revert what the failed test left unsaved: ${e.message.split('\n')[0]}`));
   });
   return (label) => shot(label);
 }
