@@ -11,7 +11,7 @@ import path from 'node:path';
 import { newSession, sendPrompt } from '../harness/panel.mjs';
 import { agentChangesPane, lensAction, lensLine, openHowdahView, openPalette, runCommand } from '../harness/workbench.mjs';
 import { until, useDefaultAgentForSuite } from './agent-choice.mjs';
-import { e2e, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
+import { e2e, hotExitBackups, loadWorkbench, suiteScreenshots, writeWorkspaceFile } from './context.mjs';
 
 /** Quick Open (the palette without `>`): opens the workspace file `rel` in an editor, the active one. */
 async function openFile(page, rel) {
@@ -223,6 +223,8 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await shot('held-listed');
     assert.equal(fs.readFileSync(file, 'utf8'), ORIGINAL, 'the held write did not touch the disk');
     assert.ok((await dirtyTab.count()) > 0, "the user's buffer is still unsaved");
+    // The reload brings the note back from its hot-exit backup, written a second after the last edit.
+    await until('hot exit to back the unsaved note up', () => hotExitBackups().length > 0);
 
     const reloaded = page.waitForEvent('framenavigated', { predicate: f => f === page.mainFrame(), timeout: 60000 });
     await runCommand(page, 'Developer: Reload Window').catch(() => { /* the page may go away before the palette closes */ });
@@ -248,5 +250,10 @@ describe('reviewing an agent edit hunk by hunk (installed .vsix)', function () {
     await openFile(page, REL);
     await runCommand(page, 'File: Revert File');
     await until('the buffer to be reverted', async () => (await dirtyTab.count()) === 0);
+    // Its backup goes a moment later, and a backup VS Code had scheduled (a second after the last edit) may still land:
+    // a window loaded with one left (the next suite's) would bring the note back unsaved and hold every prompt there.
+    await until('the unsaved note’s backup to be gone', () => hotExitBackups().length === 0);
+    await page.waitForTimeout(1500);
+    await until('the unsaved note’s backup to stay gone', () => hotExitBackups().length === 0);
   });
 });

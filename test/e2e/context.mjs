@@ -21,12 +21,23 @@ export async function loadWorkbench() {
  */
 async function revertLeftovers() {
   const dirty = e2e.page.locator('.tabs-container .tab.dirty');
-  for (let tries = 0; tries < 10 && (await dirty.count()) > 0; tries++) {
+  for (let left = await dirty.count(), tries = 0; left > 0 && tries < 10; tries++) {
     console.log(`    reverting an editor the failed test left unsaved: ${(await dirty.first().innerText()).split('\n')[0]}`);
     await dirty.first().click();
     await runCommand(e2e.page, 'File: Revert File');
-    await e2e.page.waitForTimeout(200);
+    for (const end = Date.now() + 5000; (await dirty.count()) >= left && Date.now() < end;) await e2e.page.waitForTimeout(100);
+    left = await dirty.count();
   }
+}
+
+/**
+ * The hot-exit backups of unsaved editors (files under the server's user data, one per editor): a window loaded while
+ * one is left brings that editor back unsaved.
+ */
+export function hotExitBackups() {
+  const dir = path.join(e2e.server.dataDir, 'User', 'Backups');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => path.join(f.parentPath ?? f.path, f.name));
 }
 
 /** A screenshotter writing into test-results/e2e/<slug>/. */
