@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
-import type { HeaderView, HostMessage, PatchMessage, PatchOp } from '../../../src/shared/protocol';
+import type { HostMessage, PatchMessage, PatchOp } from '../../../src/shared/protocol';
 import { SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
 import { SessionState } from '../../../src/session/sessionState';
+import { READY_HEADER as header } from '../support/views';
 
 /** A timer the test fires by hand: proves coalescing without waiting. */
 class ManualTimer implements FlushTimer {
@@ -23,7 +24,6 @@ class ManualTimer implements FlushTimer {
   }
 }
 
-const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 
 function setup() {
   const state = new SessionState();

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { SessionUpdate } from '../../../src/acp/schema/sessionUpdate';
-import type { HeaderView, HostMessage, PatchMessage } from '../../../src/shared/protocol';
+import type { HostMessage, PatchMessage } from '../../../src/shared/protocol';
 import { DELIVERY_TIMEOUT_MS, SessionProjector, type FlushTimer } from '../../../src/panel/sessionProjector';
 import { SessionState } from '../../../src/session/sessionState';
 import { FILL_CHARS, FLOOD_CHARS } from '../../../src/panel/floodGaps';
 import { PageText } from '../support/pageText';
+import { READY_HEADER as header } from '../support/views';
 
 /** Timers the test runs by hand, each with its delay (the flush interval, the delivery timeout). */
 class ManualTimers implements FlushTimer {
@@ -28,7 +29,6 @@ class ManualTimers implements FlushTimer {
   }
 }
 
-const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 const FLUSH = 17;
 
 /** A page whose deliveries settle when the test says: `post` returns a promise per message, as VS Code's does. */

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import type { EntryView, HeaderView, PatchOp, QueuedView, SnapshotMessage } from '../../../src/shared/protocol';
+import type { EntryView, PatchOp, QueuedView, SnapshotMessage } from '../../../src/shared/protocol';
 import { TranscriptStore } from '../../../webview/store';
 import { FloodGaps } from '../../../src/panel/floodGaps';
+import { READY_HEADER as header } from '../support/views';
 
-const header: HeaderView = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } };
 const agent = (id: number, text: string): EntryView => ({ kind: 'agent', id, text, blocks: [] });
 const snapshot = (entries: EntryView[], epoch = 1): SnapshotMessage => ({ type: 'snapshot', epoch, header, entries, plan: [], commands: [], turn: 'idle', queue: [] });
 const tail = (first: number, entries: EntryView[], epoch = 1): SnapshotMessage => ({ ...snapshot(entries, epoch), first });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { EntryView, PatchOp } from '../../../src/shared/protocol';
 import { TranscriptStore } from '../../../webview/store';
+import { READY_HEADER } from './views';
 
 /**
  * What the page holds of message `index`, as the page's own store (webview/store.ts) takes the host's ops: its text,
@@ -11,8 +12,7 @@ export class PageText {
 
   constructor(private readonly index = 1) {
     const entries: EntryView[] = Array.from({ length: index + 1 }, (_, i) => ({ kind: 'agent', id: i + 1, text: '', blocks: [] }));
-    const header = { status: 'ready', sessions: [], configOptions: [], capabilities: { image: false, embeddedContext: false } } as const;
-    this.store.apply({ type: 'snapshot', epoch: 1, header, entries, plan: [], commands: [], turn: 'running', queue: [] });
+    this.store.apply({ type: 'snapshot', epoch: 1, header: READY_HEADER, entries, plan: [], commands: [], turn: 'running', queue: [] });
   }
 
   get text(): string {
