@@ -11,10 +11,8 @@ const INSPECTOR_PORT = 9229;
 async function inspectorTarget(port) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    try {
-      const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-      if (target?.webSocketDebuggerUrl) return target;
-    } catch { /* not listening yet */ }
+    const [target] = await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json()).catch(() => []);
+    if (target?.webSocketDebuggerUrl) return target;
     if (Date.now() > deadline) throw new Error(`the extension host's inspector did not open on port ${port}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -38,6 +36,12 @@ export async function startHostProfile(pid) {
     replies.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
     socket.send(JSON.stringify({ id, method, params }));
   });
+  // Another process may hold the port (then the host's inspector could not open): profile the host or nothing.
+  const { result } = await call('Runtime.evaluate', { expression: 'process.pid', returnByValue: true });
+  if (result.value !== pid) {
+    socket.close();
+    throw new Error(`port ${INSPECTOR_PORT} holds the inspector of process ${result.value}, not the extension host's (${pid})`);
+  }
   await call('Profiler.enable');
   await call('Profiler.setSamplingInterval', { interval: 500 });
   await call('Profiler.start');

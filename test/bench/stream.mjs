@@ -161,20 +161,22 @@ async function stream(page, wv, frame, server, timesFile, size) {
   await timeNewSession(page, wv, frame, timesFile);
   await promptBox(wv).fill(`stream ${size.chunks} ${size.bytes}`);
   const marker = `STRESS-END ${size.chunks}`;
-  const visible = shown(frame, marker);
   const host = extensionHost(server.pid);
+  // (before the probe below: a profiler that cannot start fails the run with its own error, not the probe's)
+  const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
+  const hostProfiling = HOST_PROFILE_DIR ? await startHostProfile(host) : undefined;
+  const visible = shown(frame, marker);
   const before = procStats(host);
   const cpuBefore = cpuByRole(process.pid, server.pid);
   const sent = now();
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
   if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
-  const profiling = PROFILE_DIR ? await startProfile(page) : undefined;
-  const hostProfiling = HOST_PROFILE_DIR ? await startHostProfile(host) : undefined;
   await button(wv, 'Send').click();
   const visibleAt = await visible;
   const cpuAfter = cpuByRole(process.pid, server.pid);
-  const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`));
-  const trace = profiling ? await profiling.stop(path.join(PROFILE_DIR, `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`)) : undefined;
+  const profileName = `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`;
+  const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${profileName}`));
+  const trace = await profiling?.stop(path.join(PROFILE_DIR, profileName));
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
   const wholeAt = await frame.evaluate(() => window.__bench.whenWhole());
