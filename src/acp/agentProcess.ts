@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as os from 'node:os';
 import { LineSplitter } from './lineFraming';
 import * as l10n from '@vscode/l10n';
 
@@ -8,7 +9,14 @@ export interface LaunchSpec {
   /** Merged over the inherited environment. */
   env?: Readonly<Record<string, string>>;
   cwd: string;
+  /**
+   * `belowNormal`: the agent, and every command it runs (they inherit it), yields the CPU to the editor when both want
+   * it. Unset: the priority Howdah runs at.
+   */
+  priority?: AgentPriority;
 }
+
+export type AgentPriority = 'normal' | 'belowNormal';
 
 export interface ExitInfo {
   code: number | null;
@@ -40,6 +48,11 @@ export class AgentProcess {
       detached: this.groupKill,
       windowsHide: true,
     });
+    // At once, before the agent has started anything that would keep the old priority.
+    if (spec.priority === 'belowNormal' && this.child.pid !== undefined) {
+      const failure = lowerPriority(this.child.pid);
+      if (failure) onStderrLine(l10n.t('[Howdah could not lower the agent\'s priority: {0}]', failure));
+    }
     const stderr = new LineSplitter(
       {
         line: (text) => {
@@ -107,5 +120,20 @@ export class AgentProcess {
     } catch {
       // Already gone.
     }
+  }
+}
+
+/**
+ * Sets `pid` to the below-normal priority (nice 10 on POSIX, the below-normal class on Windows; Node maps one onto the
+ * other), never raising it: a process already lower (Howdah itself niced further) stays as it is. The reason it failed,
+ * or undefined.
+ */
+function lowerPriority(pid: number): string | undefined {
+  const target = os.constants.priority.PRIORITY_BELOW_NORMAL;
+  try {
+    if (os.getPriority(pid) < target) os.setPriority(pid, target);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }

@@ -51,7 +51,7 @@ export function launchAgent(
   const capabilities = buildClientCapabilities(settings);
   const recorder = new ProtocolRecorder(capabilities);
   const answers = new FormAnswerRedaction();
-  log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd})`);
+  log.info(`Starting ${name}: ${[spec.command, ...spec.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')} (in ${spec.cwd}${spec.priority === 'belowNormal' ? ', below-normal priority: howdah.agentPriority' : ''})`);
   const connection = new AgentConnection(spec, {
     name,
     clientInfo: { name: 'howdah', title: 'Howdah', version },

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LaunchSpec } from '../acp/agentProcess';
+import type { AgentPriority, LaunchSpec } from '../acp/agentProcess';
 import { parseAgentSettings, type AgentDefinition } from './agentDefinitions';
 import type { AgentAccounts } from './agentAccounts';
 import type { AgentInstalls } from './agentInstalls';
@@ -145,7 +145,8 @@ export class AgentRegistry {
   async launchSpec(agent: KnownAgent, cwd: string, args: readonly string[] = agent.args): Promise<LaunchSpec> {
     const resolved = agent.command ? await this.resolve(agent.command) : undefined;
     if (!resolved) throw new AgentNotFoundError(agent);
-    return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd };
+    const priority = vscode.workspace.getConfiguration('howdah').get<AgentPriority>('agentPriority', 'belowNormal');
+    return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd, priority };
   }
 
   private async resolve(command: string): Promise<string | undefined> {

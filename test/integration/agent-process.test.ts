@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { agentText, alive, howdah, waitFor } from './helpers';
 
 /** Log files under `dir` (the server's user-data folder) whose contents include `needle`. */
@@ -50,4 +52,21 @@ describe('the agent process', () => {
     await waitFor(`agent ${pid} to be gone`, () => !alive(pid), 5000);
     assert.throws(() => process.kill(pid, 0), 'process.kill(pid, 0) throws');
   });
+
+  it('starts agents below the editor\'s priority unless howdah.agentPriority says normal, read at each start', async () => {
+    const api = await howdah();
+    const config = () => vscode.workspace.getConfiguration('howdah');
+    const ours = os.getPriority();
+    const priorityOf = async (key: string) => os.getPriority(await waitFor('the agent pid', () => api.agentPid(key)));
+    try {
+      const key = await api.newSession('fake');
+      assert.equal(await priorityOf(key), Math.max(ours, os.constants.priority.PRIORITY_BELOW_NORMAL), 'the default, belowNormal');
+      await config().update('agentPriority', 'normal', vscode.ConfigurationTarget.Global);
+      await api.restart(key);
+      assert.equal(await priorityOf(key), ours, 'normal, after a restart');
+    } finally {
+      await config().update('agentPriority', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
+
