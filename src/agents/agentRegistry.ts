@@ -145,7 +145,8 @@ export class AgentRegistry {
   async launchSpec(agent: KnownAgent, cwd: string, args: readonly string[] = agent.args): Promise<LaunchSpec> {
     const resolved = agent.command ? await this.resolve(agent.command) : undefined;
     if (!resolved) throw new AgentNotFoundError(agent);
-    const priority = vscode.workspace.getConfiguration('howdah').get<AgentPriority>('agentPriority', 'belowNormal');
+    // Anything but an explicit `normal` (a typo in settings.json too) is the default.
+    const priority: AgentPriority = vscode.workspace.getConfiguration('howdah').get('agentPriority') === 'normal' ? 'normal' : 'belowNormal';
     return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd, priority };
   }
 
