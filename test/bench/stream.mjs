@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, stressAgent } from '../harness/config.mjs';
 import { launchBrowser } from '../harness/browser.mjs';
-import { button, newSession, promptBox } from '../harness/panel.mjs';
+import { button, promptBox } from '../harness/panel.mjs';
 import { stopEverything } from '../harness/processes.mjs';
 import { provision } from '../harness/provision.mjs';
 import { createRunDir, removeRunDir, startCodeServer } from '../harness/server.mjs';
@@ -34,6 +34,7 @@ import { packageExtension } from '../tools/package.mjs';
 import { startHostProfile } from './hostProfile.mjs';
 import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
+import { agentTimes, timeNewSession } from './streamNewSession.mjs';
 import { longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
 import { traceTaskSummary } from './streamTrace.mjs';
 
@@ -45,18 +46,6 @@ const SIZES = [
 ].slice(0, Number(process.env.STREAM_SIZES ?? 2));
 const ENTRIES = Number(process.env.STREAM_ENTRIES ?? 60_000);
 const now = () => performance.timeOrigin + performance.now();
-
-/** The agent's recorded events since `from` (ms since the epoch), by name: the latest of each. */
-function agentTimes(file, from) {
-  const out = {};
-  if (!fs.existsSync(file)) return out;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line);
-    if (e.t >= from) out[e.event] = e;
-  }
-  return out;
-}
 
 /** The chat webview's content frame (the inner `#active-frame` of our view's iframe) as a playwright Frame. */
 async function webviewFrame(page) {
@@ -147,18 +136,8 @@ async function startProfile(page) {
   };
 }
 
-/** New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). */
-async function timeNewSession(page, wv, frame, timesFile) {
-  const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
-  const clicked = now();
-  await newSession(wv);
-  const readyAt = await ready;
-  const answered = agentTimes(timesFile, clicked)['session-new-answered']?.t;
-  return { clickToReady: readyAt - clicked, answerToReady: answered ? readyAt - answered : NaN };
-}
-
 async function stream(page, wv, frame, server, timesFile, size) {
-  await timeNewSession(page, wv, frame, timesFile);
+  const newSessionBefore = await timeNewSession(page, wv, frame, timesFile);
   await promptBox(wv).fill(`stream ${size.chunks} ${size.bytes}`);
   const marker = `STRESS-END ${size.chunks}`;
   const host = extensionHost(server.pid);
@@ -194,6 +173,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   });
   const rends = renderers(descendants(process.pid));
   return {
+    newSession: newSessionBefore,
     agentLastWrite: lastWrite - sent,
     sendToVisible: visibleAt - sent,
     lastWriteToVisible: visibleAt - lastWrite,
@@ -333,6 +313,11 @@ try {
   row('extension-host RSS after activation', results.map((r) => r.activation.hostRss), 'MiB');
   row('New Session: click → ready to type', results.map((r) => r.newSession.clickToReady), 'ms');
   row('New Session: agent answered → ready to type', results.map((r) => r.newSession.answerToReady), 'ms', '[target ≤ 100]');
+  // every New Session of the run (one before each stream too), and where its time went
+  const sessions = results.flatMap((r) => [r.newSession, ...r.sizes.map((size) => size.newSession)]);
+  row(`  every New Session (${sessions.length}): answered → ready`, sessions.map((n) => n.answerToReady), 'ms', '[target ≤ 100]');
+  row('    answered → its snapshot in the page', sessions.map((n) => n.answerToSnapshot), 'ms');
+  row('    snapshot in the page → ready to type', sessions.map((n) => n.snapshotToReady), 'ms');
   SIZES.forEach((size, i) => {
     const of = (key) => results.map((r) => r.sizes[i][key]);
     console.log(`  ${size.label}:`);

@@ -54,6 +54,8 @@ export function FRAME_PROBE() {
   const lastText = (delta) => (typeof delta === 'string' ? delta : delta instanceof Uint8Array ? utf8.decode(delta.subarray(-800)) : undefined);
   bench.onMessage = (event) => {
     const data = event.data;
+    // armed (null) by the bench before a New Session: when the new session's snapshot arrived
+    if (bench.snapshotAt === null && data && data.type === 'snapshot') bench.snapshotAt = now();
     if (!bench.marker || bench.markerReceived !== undefined || !data || data.type !== 'patch' || !Array.isArray(data.ops)) return;
     for (const op of data.ops) {
       const text = op.op === 'append' ? lastText(op.delta) : op.op === 'entry' ? op.entry?.text : undefined;

@@ -1,0 +1,37 @@
+// The stream bench's timing of New Session (stream.mjs), and the stress agent's own record of what it did when.
+import fs from 'node:fs';
+import { newSession } from '../harness/panel.mjs';
+import { log } from '../harness/timing.mjs';
+import { longFrames } from './streamTasks.mjs';
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The agent's recorded events since `from` (ms since the epoch), by name: the latest of each. */
+export function agentTimes(file, from) {
+  const out = {};
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.t >= from) out[e.event] = e;
+  }
+  return out;
+}
+
+/** New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). */
+export async function timeNewSession(page, wv, frame, timesFile) {
+  await frame.evaluate(() => { window.__bench.snapshotAt = null; });
+  const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
+  const clicked = now();
+  await newSession(wv);
+  const readyAt = await ready;
+  const snapshotAt = (await frame.evaluate(() => window.__bench.snapshotAt)) ?? NaN;
+  const answered = agentTimes(timesFile, clicked)['session-new-answered']?.t ?? NaN;
+  // what kept the window's frames long between the agent's answer and the page ready (logged, not reported)
+  for (const f of (await longFrames(page.mainFrame(), answered)).filter((f) => f.start < readyAt)) {
+    log(`  New Session: long frame ${Math.round(f.duration)} ms, ${Math.round(f.start - answered)} ms after the answer: scripts ${Math.round(f.script)}; longest script: ${f.longest}`);
+  }
+  const result = { clickToReady: readyAt - clicked, answerToReady: readyAt - answered, answerToSnapshot: snapshotAt - answered, snapshotToReady: readyAt - snapshotAt };
+  log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms)`);
+  return result;
+}
