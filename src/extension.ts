@@ -32,8 +32,8 @@ export function activate(context: vscode.ExtensionContext): HowdahApi {
   const edits = registerEdits(context);
   const agents = registerAgentSources(context);
   const editorContext = registerEditorContext(context);
-  const { manager, store } = registerSessions(context, version, { terminals, edits, editorContext, agents });
-  registerWalkthrough(context, manager, edits.onDidReachMilestone);
+  const { manager, store, settled } = registerSessions(context, version, { terminals, edits, editorContext, agents });
+  registerWalkthrough(context, { onDidChange: settled.event, list: () => manager.list() }, edits.onDidReachMilestone);
   const newSession = new NewSessionFlow(manager);
   const branches = new BranchIndex(manager, store);
   context.subscriptions.push(branches);

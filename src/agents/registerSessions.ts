@@ -5,16 +5,23 @@ import { SessionStore } from './sessionStore';
 import type { SessionManagerOptions } from './sessionManager';
 import { showCrashNotices } from './crashNotice';
 import { trackCanSignOut } from './signOut';
+import { AfterTask } from '../base/event';
 
 /**
  * The session manager with its persistence: conversations open when the window closed come back (transcript shown at
  * once, agent started again on the next message), and the list of open ones is kept up to date.
  */
-export function registerSessions(context: vscode.ExtensionContext, version: string, options: Omit<SessionManagerOptions, 'store'> = {}): { manager: SessionManager; store: SessionStore } {
+export function registerSessions(
+  context: vscode.ExtensionContext,
+  version: string,
+  options: Omit<SessionManagerOptions, 'store'> = {},
+): { manager: SessionManager; store: SessionStore; settled: AfterTask } {
   registerTraceSetting(context);
   const store = new SessionStore(context.storageUri);
   const manager = new SessionManager(version, { ...options, store });
-  context.subscriptions.push(manager, store, showCrashNotices(manager));
+  // What follows the session list without being on screen goes after the panel's update (a new session's first one).
+  const settled = new AfterTask(manager.onDidChange);
+  context.subscriptions.push(manager, store, showCrashNotices(manager), settled);
   // Until the saved conversations are back, a change (a session started meanwhile) must not overwrite their list.
   let restored = false;
   // Written only when the list or the one in front changed: the manager also fires for each turn of each session, and
@@ -28,16 +35,16 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
     recorded = now;
     void store.setOpenKeys(keys, active);
   };
-  context.subscriptions.push(manager.onDidChange(() => restored && recordOpen()));
+  context.subscriptions.push(settled.event(() => restored && recordOpen()));
   // The chat view's "Continue with Another Agent" shows only when there is a conversation to continue.
   let hadSession = false;
   const updateHasSession = () => {
     const has = manager.list().length > 0;
     if (has !== hadSession) void vscode.commands.executeCommand('setContext', 'howdah.hasSession', (hadSession = has));
   };
-  context.subscriptions.push(manager.onDidChange(updateHasSession));
+  context.subscriptions.push(settled.event(updateHasSession));
   // "Howdah: Sign Out" is offered only when the agent in front can sign out.
-  context.subscriptions.push(trackCanSignOut(manager.onDidChange, () => manager.canSignOut));
+  context.subscriptions.push(trackCanSignOut(settled.event, () => manager.canSignOut));
   void (async () => {
     try {
       const open = await store.openKeys(context.workspaceState);
@@ -50,5 +57,5 @@ export function registerSessions(context: vscode.ExtensionContext, version: stri
       if (manager.list().length > 0) recordOpen();
     }
   })();
-  return { manager, store };
+  return { manager, store, settled };
 }

@@ -56,3 +56,32 @@ export class Emitter<T> implements Disposable {
     this.listeners = [];
   }
 }
+
+/**
+ * `source`, once per burst, in a task after the one that fired it. For what follows a change but need not be on time
+ * (menus' context keys, a record on disk), so that what must be (the panel's update, posted while the change fires)
+ * reaches the window first: the window takes the extension host's messages in order, and a context key it takes
+ * first re-evaluates menus while the panel's message waits behind it.
+ */
+export class AfterTask implements Disposable {
+  private readonly emitter = new Emitter<void>();
+  private readonly subscription: Disposable;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  readonly event = this.emitter.event;
+
+  constructor(source: Event<void>) {
+    this.subscription = source(() => {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.emitter.fire();
+      }, 0);
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}

@@ -96,7 +96,9 @@ export function FRAME_PROBE() {
   bench.whenReady = (agentName) => new Promise((resolve) => {
     const check = () => {
       const name = document.querySelector('.chat-header .agent-name');
-      const ready = name && name.textContent === agentName && !document.querySelector('.chat-header .status-tag')
+      // armed by the bench (snapshotAt null): not before the new session's snapshot, or an empty session already in
+      // front would pass for the new one
+      const ready = bench.snapshotAt !== null && name && name.textContent === agentName && !document.querySelector('.chat-header .status-tag')
         && document.querySelector('[aria-label="Prompt"]') && !document.querySelector('section.transcript .entry');
       if (ready) resolve(now());
       else requestAnimationFrame(check);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { DisposableStore, liveScopeCount, toDisposable } from '../../../src/base/disposables';
-import { Emitter, emitterListenerCount } from '../../../src/base/event';
+import { AfterTask, Emitter, emitterListenerCount } from '../../../src/base/event';
 
 describe('the event primitive', () => {
   it('calls listeners in order; a listener that unsubscribes during fire changes the next fire, not this one', () => {
@@ -77,3 +77,38 @@ describe('scopes (DisposableStore)', () => {
     assert.equal(liveScopeCount(), before);
   });
 });
+
+describe('AfterTask', () => {
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('fires once for a burst of changes, in a task after the one that made them', async () => {
+    const source = new Emitter<void>();
+    const later = new AfterTask(source.event);
+    const seen: string[] = [];
+    source.event(() => seen.push('on time'));
+    later.event(() => seen.push('after'));
+    source.fire();
+    source.fire();
+    source.fire();
+    assert.deepEqual(seen, ['on time', 'on time', 'on time'], 'nothing after the task yet');
+    await nextTask();
+    assert.deepEqual(seen, ['on time', 'on time', 'on time', 'after']);
+    source.fire();
+    await nextTask();
+    assert.deepEqual(seen.filter((s) => s === 'after'), ['after', 'after'], 'a later change fires again');
+    later.dispose();
+  });
+
+  it('fires nothing once disposed, also for a change made before, and lets go of its source', async () => {
+    const source = new Emitter<void>();
+    const later = new AfterTask(source.event);
+    let fired = 0;
+    later.event(() => fired++);
+    source.fire();
+    later.dispose();
+    await nextTask();
+    assert.equal(fired, 0);
+    assert.equal(source.listenerCount, 0);
+  });
+});
+
