@@ -3,7 +3,8 @@
 //
 // Each of RUNS fresh windows (a new code-server, a new browser): the Howdah view is opened (activation: VS Code's own
 // activation time from Developer: Show Running Extensions, and the extension host's heap logged by activate()), a
-// New Session (the agent's session/new answer → the panel ready to type), then for each size a new session streaming
+// New Session (the agent's session/new answer → the panel ready to type, split where the new session's snapshot reaches
+// the page: streamNewSession.mjs), then for each size a new session streaming
 // one Markdown answer (1 MiB in 20,000 agent_message_chunk notifications, 10 MiB in 200,000), and last a session of
 // 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen).
 // Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
