@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentConnection } from '../acp/agentConnection';
-import type { LaunchSpec } from '../acp/agentProcess';
+import type { AgentPriority, LaunchSpec } from '../acp/agentProcess';
 import { buildClientCapabilities, type CapabilitySettings } from '../acp/capabilities';
 import type { ClientHandlers } from '../acp/clientHandlers';
 import { ProtocolRecorder } from '../acp/protocolRecorder';
@@ -17,6 +17,11 @@ export function capabilitySettings(terminalsAvailable: boolean): CapabilitySetti
     terminal: terminalsAvailable ? config.get<'allow' | 'ask' | 'off'>('terminal', 'allow') : 'off',
     terminalAuth: true,
   };
+}
+
+/** `howdah.agentPriority` at the time an agent starts: anything but an explicit `normal` (a typo too) is the default. */
+function agentPriority(): AgentPriority {
+  return vscode.workspace.getConfiguration('howdah').get('agentPriority') === 'normal' ? 'normal' : 'belowNormal';
 }
 
 /**
@@ -39,15 +44,19 @@ export function registerTraceSetting(context: vscode.ExtensionContext): void {
   );
 }
 
-/** Spawns an agent and connects ACP to it, with its stderr and the protocol trace going to the agent's log. */
+/**
+ * Spawns an agent (at the priority `howdah.agentPriority` says) and connects ACP to it, with its stderr and the protocol
+ * trace going to the agent's log. Every agent process starts here, so the setting is read here, at each start.
+ */
 export function launchAgent(
-  spec: LaunchSpec,
+  command: LaunchSpec,
   name: string,
   version: string,
   settings: CapabilitySettings,
   log: AgentLog,
   handlers: ClientHandlers,
 ): { connection: AgentConnection; recorder: ProtocolRecorder } {
+  const spec: LaunchSpec = { ...command, priority: agentPriority() };
   const capabilities = buildClientCapabilities(settings);
   const recorder = new ProtocolRecorder(capabilities);
   const answers = new FormAnswerRedaction();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentPriority, LaunchSpec } from '../acp/agentProcess';
+import type { LaunchSpec } from '../acp/agentProcess';
 import { parseAgentSettings, type AgentDefinition } from './agentDefinitions';
 import type { AgentAccounts } from './agentAccounts';
 import type { AgentInstalls } from './agentInstalls';
@@ -145,9 +145,7 @@ export class AgentRegistry {
   async launchSpec(agent: KnownAgent, cwd: string, args: readonly string[] = agent.args): Promise<LaunchSpec> {
     const resolved = agent.command ? await this.resolve(agent.command) : undefined;
     if (!resolved) throw new AgentNotFoundError(agent);
-    // Anything but an explicit `normal` (a typo in settings.json too) is the default.
-    const priority: AgentPriority = vscode.workspace.getConfiguration('howdah').get('agentPriority') === 'normal' ? 'normal' : 'belowNormal';
-    return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd, priority };
+    return { command: resolved, args, env: agent.env, cwd: agent.cwd ?? cwd };
   }
 
   private async resolve(command: string): Promise<string | undefined> {
