@@ -64,6 +64,9 @@ describe('the agent process', () => {
       await config().update('agentPriority', 'normal', vscode.ConfigurationTarget.Global);
       await api.restart(key);
       assert.equal(await priorityOf(key), ours, 'normal, after a restart');
+      await config().update('agentPriority', 'Normal ', vscode.ConfigurationTarget.Global);
+      await api.restart(key);
+      assert.equal(await priorityOf(key), Math.max(ours, os.constants.priority.PRIORITY_BELOW_NORMAL), 'a value not in the list is the default');
     } finally {
       await config().update('agentPriority', undefined, vscode.ConfigurationTarget.Global);
     }
