@@ -157,9 +157,9 @@ export class ChatApp {
   }
 
   /** What the block virtualiser did (tests and the benchmark). */
-  virtualizerStats(): { placeholders: number; restored: number; busy: boolean; resting: number; tracked: number } {
+  virtualizerStats(): { placeholders: number; restored: number; busy: boolean; resting: number; tracked: number; mostPolished: number; longestPolishMs: number } {
     const v = this.transcript.virtualizer;
-    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting, tracked: v.tracked };
+    return { placeholders: v.placeholdersMade, restored: v.groupsRestored, busy: v.busy, resting: v.resting, tracked: v.tracked, mostPolished: v.mostPolished, longestPolishMs: v.longestPolishMs };
   }
 
   /**

@@ -263,6 +263,24 @@ describe('chat webview: virtualised transcript', function () {
     assert.equal(await chat.page.evaluate(() => document.getSelection().anchorNode.parentElement.closest('p').textContent.startsWith('Paragraph 6:')), true);
   });
 
+  it('gives placeholders their rendered text a group per idle callback when a group costs more than the slice', async function () {
+    // Half speed: a group's render and layout (~19 ms) outgrow the 6 ms slice here and on a machine twice as fast.
+    // Counting only the render's time, the slice took a second group after it and then laid out both.
+    const cdp = await chat.page.context().newCDPSession(chat.page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 2 });
+    try {
+      await stream(chat.page, ANSWER);
+    } finally {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    }
+    const stats = await chat.page.evaluate(() => window.__howdah.virtualizer());
+    assert.ok(stats.tracked > 10, `groups (${stats.tracked})`);
+    assert.equal(stats.mostPolished, 1, 'one group per idle callback');
+    const sources = await chat.page.locator('.entry.agent .md-placeholder').evaluateAll((els) => els.filter((el) => el.textContent.includes('**bold')).length);
+    assert.equal(sources, 0, 'every placeholder holds the rendered text');
+    assert.ok((await placeholders(chat.page)) > 10);
+  });
+
   it('keeps the block in view in place when a block above changes height (a tool card unfolded, groups rendered again)', async function () {
     const card = tool(3, { kind: 'execute', title: 'Run the tests', rawInput: JSON.stringify({ command: 'npm test', lines: Array.from({ length: 80 }, (_, i) => `line ${i}`) }, null, 2) });
     await stream(chat.page, ANSWER, { entries: [card] });
