@@ -8,7 +8,8 @@
 //  - the longest main-thread task while streaming and at completion (PerformanceObserver `longtask`, split at the
 //    last patch), and how many tasks took > 50 ms;
 //  - DOM elements in the page at the end (document.querySelectorAll('*')), once the page is quiet;
-//  - visible → idle work done: until the virtualiser has no placeholder left to give its rendered text or lay out.
+//  - visible → idle work done: until the virtualiser has no placeholder left to give its rendered text or lay out;
+//    and the longest of its idle callbacks (a message, a keystroke or a click that comes meanwhile waits for it).
 // Min/median/max over RUNS fresh pages; with `virtualize: false` the same runs with the transcript's block
 // virtualisation off (window.__howdah.configure), for the side-by-side.
 
@@ -83,6 +84,7 @@ export async function streamOnce(host, { chunks, agentMs, virtualize = true }) {
       const busy = () => probe.virtualizer?.().busy === true;
       for (const until = visibleAt + 60_000; busy() && performance.now() < until; ) await quiet(20);
       const idleDoneMs = performance.now() - visibleAt;
+      const longestIdleMs = probe.virtualizer?.().longestPolishMs ?? NaN;
       await quiet(1500); // long tasks are delivered
       observer.disconnect();
       const streaming = tasks.filter(([t]) => t < lastPost);
@@ -91,6 +93,7 @@ export async function streamOnce(host, { chunks, agentMs, virtualize = true }) {
       return {
         visibleMs,
         idleDoneMs,
+        longestIdleMs,
         streamMs: lastPost - start,
         longestStreaming: longest(streaming),
         longestCompleting: longest(completing),
@@ -121,7 +124,7 @@ export async function streamBench(host, { sizes, modes = [true, false], runs = R
       for (let i = 0; i < (virtualize ? runs : offRuns); i++) results.push(await streamOnce(host, { chunks, agentMs, virtualize }));
       rows.push({ virtualize, results });
       const pick = (k) => results.map((r) => r[k]);
-      log(`  ${label.padEnd(22)} ${virtualize ? 'virtualised' : 'all in DOM '}  visible after last chunk ${spread(pick('visibleMs'))}, longest task streaming ${spread(pick('longestStreaming'))}, at completion ${spread(pick('longestCompleting'))}, idle work done ${spread(pick('idleDoneMs'))} after, tasks > 50 ms ${spread(pick('over50'), '')}, elements ${spread(pick('elements'), '')}${results.length < runs ? ` (${results.length} run${results.length === 1 ? '' : 's'})` : ''}`);
+      log(`  ${label.padEnd(22)} ${virtualize ? 'virtualised' : 'all in DOM '}  visible after last chunk ${spread(pick('visibleMs'))}, longest task streaming ${spread(pick('longestStreaming'))}, at completion ${spread(pick('longestCompleting'))}, idle work done ${spread(pick('idleDoneMs'))} after (its longest callback ${spread(pick('longestIdleMs'))}), tasks > 50 ms ${spread(pick('over50'), '')}, elements ${spread(pick('elements'), '')}${results.length < runs ? ` (${results.length} run${results.length === 1 ? '' : 's'})` : ''}`);
     }
     if (rows.length === 2) {
       const median = (row, k) => [...row.results.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(row.results.length / 2)];
