@@ -6,7 +6,9 @@
 // New Session (the agent's session/new answer → the panel ready to type, split where the new session's snapshot reaches
 // the page: streamNewSession.mjs), then for each size a new session streaming
 // one Markdown answer (1 MiB in 20,000 agent_message_chunk notifications, 10 MiB in 200,000), and last a session of
-// 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen).
+// 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen). That session's
+// New Session comes right after the last answer, while the page gives that answer's placeholders their rendered text
+// in its idle time: it is reported, with the longest of those idle callbacks (the virtualiser's count).
 // Per stream: the agent's last write (ms after Send), Send → final text visible, last write → final text visible,
 // last write → the whole answer in the page (text that flooded in comes newest part first: src/panel/floodGaps.ts),
 // the longest main-thread task in the workbench page and in the webview frame (PerformanceObserver `longtask`, in
