@@ -11,12 +11,15 @@ export const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?
  */
 export const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench?.frames ?? []).filter((f) => f.start >= t), from);
 
-/** The longest animation frame while streaming, and what it spent its time on (zeros when there was none). */
+/**
+ * The longest animation frame while streaming, and what it spent its time on (zeros when there was none). Frames
+ * over 50 ms are logged, those after the last write too (ms after it), to tell whose work they held.
+ */
 export function longestFrame(frames, split) {
+  const line = (f) => `${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; longest script: ${f.longest}`;
   const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
-  for (const f of during.filter((f) => f.duration > 50)) {
-    log(`  long frame ${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; longest script: ${f.longest}`);
-  }
+  for (const f of during.filter((f) => f.duration > 50)) log(`  long frame ${line(f)}`);
+  for (const f of frames.filter((f) => f.start >= split && f.duration > 50)) log(`  long frame ${(f.start - split).toFixed(0)} ms after the last write, ${line(f)}`);
   return during[0] ?? { duration: 0, script: 0, forced: 0, render: 0 };
 }
 
