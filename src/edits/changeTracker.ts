@@ -83,7 +83,8 @@ export class ChangeTracker implements vscode.Disposable {
     session.sandbox = sandbox;
     this.sessions.set(key, session);
     for (const root of sandbox.roots) this.watch(root);
-    // The first snapshot of the roots is the slow one: take it now, in the background, not when the user sends.
+    // The first snapshot of the roots is the slow one: start it in the background (a moment from now, see
+    // TurnSnapshots.prepare), not when the user sends.
     this.snapshots.prepare(sandbox.roots);
     return session;
   }

@@ -8,6 +8,13 @@ export { PROMPT_WAIT_MS } from './snapshot';
 const MB = 1024 * 1024;
 /** How long after a file changes its root is refreshed in the background (changes in a burst make one refresh). */
 const BACKGROUND_REFRESH_MS = 3000;
+/**
+ * How long after a session opens `prepare` starts its roots' snapshot. The window is then delivering the new session
+ * to the panel, and the first snapshot starts a worker thread and walks the roots: on 2 cores the two competed. The
+ * first New Session of a fresh window in the real one (stream bench, 8 windows each, alternating builds): agent
+ * answered → panel ready 62–116 ms, over 100 ms in 3, started at once; 45–74 ms started this much later.
+ */
+const PREPARE_DELAY_MS = 300;
 
 /** The roots' content before one turn: per root, the manifest the turn waited for and the one before it. */
 export interface TurnBefore {
@@ -38,6 +45,10 @@ export class TurnSnapshots implements vscode.Disposable {
   private readonly roots = new Map<string, { snapshot: TreeSnapshot; running?: Promise<Manifest>; idle?: ReturnType<typeof setTimeout> }>();
   /** Turn snapshots still in use: their contents must outlive later refreshes. */
   private readonly held = new Set<TurnBefore>();
+  /** Snapshots `prepare` will start (see PREPARE_DELAY_MS). */
+  private readonly preparing = new Set<ReturnType<typeof setTimeout>>();
+  /** Roots `prepare` started snapshotting, in all (the tests read it). */
+  prepared = 0;
   private readonly subscription: vscode.Disposable;
 
   constructor(
@@ -53,10 +64,21 @@ export class TurnSnapshots implements vscode.Disposable {
     return vscode.workspace.getConfiguration('howdah.snapshot').get<boolean>('enabled', true);
   }
 
-  /** Starts snapshotting these roots in the background (a session opened): the first turn then waits for little. */
+  /**
+   * Starts snapshotting these roots in the background a moment from now (a session opened: PREPARE_DELAY_MS), so the
+   * first turn waits for little. A prompt sent sooner takes its snapshot itself (`capture`).
+   */
   prepare(roots: readonly string[]): void {
     if (!TurnSnapshots.enabled()) return;
-    for (const root of roots) void this.refresh(root).catch((e: unknown) => this.log(`Snapshot of ${root} failed: ${String(e)}`));
+    const later = [...roots];
+    const timer = setTimeout(() => {
+      this.preparing.delete(timer);
+      for (const root of later) {
+        this.prepared++;
+        void this.refresh(root).catch((e: unknown) => this.log(`Snapshot of ${root} failed: ${String(e)}`));
+      }
+    }, PREPARE_DELAY_MS);
+    this.preparing.add(timer);
   }
 
   /**
@@ -140,6 +162,8 @@ export class TurnSnapshots implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const timer of this.preparing) clearTimeout(timer);
+    this.preparing.clear();
     this.subscription.dispose();
     this.forgetRoots();
     this.held.clear();

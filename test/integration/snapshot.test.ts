@@ -22,6 +22,7 @@ interface EditsState {
   proposals: { path: string; uri: string }[];
   asked: { message: string; detail?: string }[];
   log: string[];
+  prepared: number;
 }
 
 const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as EditsState;
@@ -53,6 +54,14 @@ describe('the snapshot before every turn', function () {
     await vscode.commands.executeCommand('howdah.acceptAllChanges');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await (await howdah()).stopAll();
+  });
+
+  it('snapshots a new session’s folders in the background, before any prompt', async () => {
+    const api = await howdah();
+    const before = (await state()).prepared;
+    await api.newSession(await agent('edits-commands'));
+    // started a moment after the session opened (not in the moment the window shows it), with no prompt sent
+    await waitSeen('the workspace snapshotted for the new session', async () => ((await state()).prepared > before ? true : undefined));
   });
 
   it("commands the agent runs itself: each change is reviewable with its exact original; Reject All gives every byte back", async () => {
