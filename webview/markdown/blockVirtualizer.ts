@@ -243,8 +243,9 @@ export class BlockVirtualizer {
     const selected = selectedNodes();
     for (const group of this.unpolished) {
       if (idle.timeRemaining() < 1) break;
-      // one group at least, or a group costlier than the slice would never be polished
-      if (polished.length > 0 && (chars + group.source.length) * this.polishMsPerChar > budget) break;
+      // one group at least, or a group costlier than the slice would never be polished; after it, the clock stops
+      // the slice too (the forecast starts from a guess, and a render can run long)
+      if (polished.length > 0 && (performance.now() - started > budget || (chars + group.source.length) * this.polishMsPerChar > budget)) break;
       // rendered meanwhile (restore let it go already): nothing to do
       if (group.rendered) {
         this.unpolished.delete(group);
