@@ -49,14 +49,14 @@ export function registerTraceSetting(context: vscode.ExtensionContext): void {
  * trace going to the agent's log. Every agent process starts here, so the setting is read here, at each start.
  */
 export function launchAgent(
-  command: LaunchSpec,
+  launch: LaunchSpec,
   name: string,
   version: string,
   settings: CapabilitySettings,
   log: AgentLog,
   handlers: ClientHandlers,
 ): { connection: AgentConnection; recorder: ProtocolRecorder } {
-  const spec: LaunchSpec = { ...command, priority: agentPriority() };
+  const spec: LaunchSpec = { ...launch, priority: agentPriority() };
   const capabilities = buildClientCapabilities(settings);
   const recorder = new ProtocolRecorder(capabilities);
   const answers = new FormAnswerRedaction();
