@@ -15,7 +15,9 @@
 // both), tasks > 50 ms, the longest animation frame and what it spent its time on (scripts, the layout they forced,
 // its own style, layout and paint: Chromium's long-animation-frame timing), DOM elements in the webview at the end,
 // extension-host CPU time and RSS (/proc), renderer RSS, and the CPU time every process spent from Send to visible,
-// by role (streamProcs.mjs cpuByRole).
+// by role (streamProcs.mjs cpuByRole) and, logged, by thread; how long the renderer's and the extension host's main
+// threads ran and waited for a core from Send to visible, and in every task over 50 ms and long frame
+// (streamSched.mjs: a task whose thread mostly waited is long because the machine is busy, not because of its work).
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
@@ -35,11 +37,12 @@ import { log, phase } from '../harness/timing.mjs';
 import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_FRAME } from '../harness/workbench.mjs';
 import { packageExtension } from '../tools/package.mjs';
 import { startHostProfile } from './hostProfile.mjs';
-import { cpuByRole, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
+import { cpuByRole, descendants, extensionHost, procStats, renderers, threadCpu } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
 import { agentTimes, timeNewSession } from './streamNewSession.mjs';
-import { longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
+import { logLongTasks, longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
 import { traceTaskSummary } from './streamTrace.mjs';
+import { sampleScheduler } from './streamSched.mjs';
 
 const RUNS = Number(process.env.STREAM_RUNS ?? 3);
 const MIB = 1024 * 1024;
@@ -139,8 +142,11 @@ async function startProfile(page) {
   };
 }
 
+/** The main threads a New Session's timing watches (streamNewSession.mjs). */
+const watched = (server) => ({ host: extensionHost(server.pid), renderers: renderers(descendants(process.pid)).map((r) => r.pid) });
+
 async function stream(page, wv, frame, server, timesFile, size) {
-  const newSessionBefore = await timeNewSession(page, wv, frame, timesFile);
+  const newSessionBefore = await timeNewSession(page, wv, frame, timesFile, watched(server));
   await promptBox(wv).fill(`stream ${size.chunks} ${size.bytes}`);
   const marker = `STRESS-END ${size.chunks}`;
   const host = extensionHost(server.pid);
@@ -150,12 +156,18 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const visible = shown(frame, marker);
   const before = procStats(host);
   const cpuBefore = cpuByRole(process.pid, server.pid);
+  const threadsBefore = threadCpu(descendants(process.pid), server.pid);
+  const rendererPids = renderers(descendants(process.pid)).map((r) => r.pid);
+  const scheduler = sampleScheduler([host, ...rendererPids], now);
   const sent = now();
   await frame.evaluate((m) => { window.__bench.marker = m; window.__bench.markerReceived = undefined; }, marker);
   if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
   await button(wv, 'Send').click();
   const visibleAt = await visible;
   const cpuAfter = cpuByRole(process.pid, server.pid);
+  const threadsAfter = threadCpu(descendants(process.pid), server.pid);
+  const threads = [...threadsAfter].map(([k, v]) => [k, v - (threadsBefore.get(k) ?? 0)]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  log(`  threads' CPU, Send → visible (ms): ${threads.slice(0, 14).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' · ')}`);
   const profileName = `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`;
   const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${profileName}`));
   const trace = await profiling?.stop(path.join(PROFILE_DIR, profileName));
@@ -164,10 +176,18 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const wholeAt = await frame.evaluate(() => window.__bench.whenWhole());
   await page.waitForTimeout(1500); // the tasks that finish the answer (last render, the fills of a flood) end too
   const after = procStats(host);
+  const sched = scheduler.stop();
   const split = lastWrite;
-  const pageTasks = summarizeTasks(await longTasks(page.mainFrame(), sent), split);
+  // the renderer that ran most: the workbench's, which the webview's frame shares here
+  const renderer = rendererPids.reduce((best, pid) => (sched.between(pid, sent, visibleAt).ran > sched.between(best, sent, visibleAt).ran ? pid : best), rendererPids[0]);
+  const threadIn = (f) => sched.between(renderer, f.start, f.start + f.duration);
+  const workbenchTasks = await longTasks(page.mainFrame(), sent);
+  logLongTasks(workbenchTasks, split, threadIn);
+  const pageTasks = summarizeTasks(workbenchTasks, split);
   const frameTasks = summarizeTasks(await longTasks(frame, sent), split);
-  const loaf = longestFrame(await longFrames(page.mainFrame(), sent), split);
+  const loaf = longestFrame(await longFrames(page.mainFrame(), sent), split, threadIn);
+  const rendererSched = sched.between(renderer, sent, visibleAt);
+  const hostSched = sched.between(host, sent, visibleAt);
   const dom = await frame.evaluate(() => {
     const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
     let nodes = 0;
@@ -191,6 +211,10 @@ async function stream(page, wv, frame, server, timesFile, size) {
     loaf,
     elements: dom.elements,
     nodes: dom.nodes,
+    rendererRan: rendererSched.ran,
+    rendererWaited: rendererSched.waited,
+    hostRan: hostSched.ran,
+    hostWaited: hostSched.waited,
     hostCpu: after.cpuMs - before.cpuMs,
     hostRss: after.rssMiB,
     rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
@@ -211,10 +235,10 @@ function shown(frame, marker) {
 }
 
 /** A session of `ENTRIES` one-line messages; then its view is closed and opened again: click → last entry shown. */
-async function reopenLongSession(page, wv, frame, timesFile) {
+async function reopenLongSession(page, wv, frame, server, timesFile) {
   // right after the last answer: the page is still giving its placeholders their rendered text (the virtualiser's
   // idle work), which the new session's snapshot may wait behind
-  const newSession = await timeNewSession(page, wv, frame, timesFile);
+  const newSession = await timeNewSession(page, wv, frame, timesFile, watched(server));
   await promptBox(wv).fill(`entries ${ENTRIES}`);
   const done = shown(frame, `ENTRIES-END ${ENTRIES}`);
   await button(wv, 'Send').click();
@@ -272,9 +296,9 @@ async function oneRun(run, vsix) {
     result.activation = { vscodeMs: await activationTime(page).catch((e) => { log(`activation time: ${e.message.split('\n')[0]}`); return NaN; }), ...activationLog(server.dataDir) };
     const hostAfterActivation = procStats(extensionHost(server.pid));
     result.activation.hostRss = hostAfterActivation.rssMiB;
-    result.newSession = await phase(`run ${run}: new session`, () => timeNewSession(page, wv, frame, timesFile));
+    result.newSession = await phase(`run ${run}: new session`, () => timeNewSession(page, wv, frame, timesFile, watched(server)));
     for (const size of SIZES) result.sizes.push(await phase(`run ${run}: ${size.label}`, () => stream(page, wv, frame, server, timesFile, size)));
-    result.reopen = await phase(`run ${run}: ${ENTRIES}-entry session, view reopened`, () => reopenLongSession(page, wv, frame, timesFile));
+    result.reopen = await phase(`run ${run}: ${ENTRIES}-entry session, view reopened`, () => reopenLongSession(page, wv, frame, server, timesFile));
     delete result.reopen.frame;
     return result;
   } finally {
@@ -346,6 +370,13 @@ try {
     row('  its scripts (forced style+layout included)', loaf('script'), 'ms');
     row('  style+layout forced by its scripts', loaf('forced'), 'ms');
     row('  its own style, layout and paint', loaf('render'), 'ms');
+    row('  its main thread running', loaf('ran'), 'ms');
+    row('  its main thread waiting for a core', loaf('waited'), 'ms');
+    // (the kernel's run-queue wait, /proc schedstat: streamSched.mjs)
+    row("renderer's main thread ran, Send → visible", of('rendererRan'), 'ms');
+    row('  and waited for a core', of('rendererWaited'), 'ms');
+    row("extension host's main thread ran, Send → visible", of('hostRan'), 'ms');
+    row('  and waited for a core', of('hostWaited'), 'ms');
     row('webview DOM elements at the end', of('elements'), '', '[target ≤ 5000]');
     row('webview DOM nodes at the end', of('nodes'), '');
     row('extension host CPU (Send → visible + 1.5 s)', of('hostCpu'), 'ms');

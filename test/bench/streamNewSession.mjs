@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { newSession } from '../harness/panel.mjs';
 import { log } from '../harness/timing.mjs';
+import { sampleScheduler } from './streamSched.mjs';
 import { longFrames } from './streamTasks.mjs';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -18,13 +19,19 @@ export function agentTimes(file, from) {
   return out;
 }
 
-/** New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). */
-export async function timeNewSession(page, wv, frame, timesFile) {
+/**
+ * New Session → the panel ready to type (the header names the agent, no "starting…", the prompt box shown). `threads`
+ * names the main threads to watch ({ host, renderers }: pids): how long each ran and waited for a core between the
+ * agent's answer and the snapshot in the page is logged with the timing.
+ */
+export async function timeNewSession(page, wv, frame, timesFile, threads) {
   await frame.evaluate(() => { window.__bench.snapshotAt = null; });
   const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
+  const scheduler = sampleScheduler([threads.host, ...threads.renderers], now);
   const clicked = now();
   await newSession(wv);
   const readyAt = await ready;
+  const sched = scheduler.stop();
   const snapshotAt = (await frame.evaluate(() => window.__bench.snapshotAt)) ?? NaN;
   const answered = agentTimes(timesFile, clicked)['session-new-answered']?.t ?? NaN;
   // what kept the window's frames long between the agent's answer and the page ready (logged, not reported)
@@ -32,6 +39,9 @@ export async function timeNewSession(page, wv, frame, timesFile) {
     log(`  New Session: long frame ${Math.round(f.duration)} ms, ${Math.round(f.start - answered)} ms after the answer: scripts ${Math.round(f.script)}; longest script: ${f.longest}`);
   }
   const result = { clickToReady: readyAt - clicked, answerToReady: readyAt - answered, answerToSnapshot: snapshotAt - answered, snapshotToReady: readyAt - snapshotAt };
-  log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms)`);
+  const host = sched.between(threads.host, answered, snapshotAt);
+  const renderer = threads.renderers.map((pid) => sched.between(pid, answered, snapshotAt)).sort((a, b) => b.ran - a.ran)[0] ?? { ran: NaN, waited: NaN };
+  const thread = (name, t) => `${name} ran ${Math.round(t.ran)} and waited ${Math.round(t.waited)} ms`;
+  log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms: ${thread('the extension host', host)}, ${thread('the renderer', renderer)})`);
   return result;
 }

@@ -78,3 +78,25 @@ export function cpuByRole(root, serverPid) {
   }
   return out;
 }
+
+/** CPU time (ms) of every thread of the processes `pids`, keyed "<process role>:<thread name>" (names summed). */
+export function threadCpu(pids, serverPid) {
+  const out = new Map();
+  for (const pid of pids) {
+    let tids = [];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const key = `${role(pid, serverPid)}:${name}`;
+      out.set(key, (out.get(key) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS);
+    }
+  }
+  return out;
+}

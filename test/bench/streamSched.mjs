@@ -1,0 +1,57 @@
+// How long a thread of the stream bench's processes ran, and how long it was ready to run but waited for a core, from
+// the kernel's scheduler statistics (/proc/<pid>/task/<tid>/schedstat: ns on a CPU, ns waiting on a run queue).
+// A long animation frame whose scripts and rendering are short, but whose main thread waited for a core for most of
+// it, is long because of the machine's load, not because of the page's work.
+import fs from 'node:fs';
+
+/** [ns on a CPU, ns waiting for one] of a thread, or undefined once it is gone. */
+function schedstat(pid, tid = pid) {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    return [run / 1e6, wait / 1e6];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
+ * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
+ * between samples).
+ */
+export function sampleScheduler(pids, clock, everyMs = 4) {
+  const samples = new Map(pids.map((pid) => [pid, []]));
+  const take = () => {
+    const t = clock();
+    for (const pid of pids) {
+      const s = schedstat(pid);
+      if (s) samples.get(pid).push([t, s[0], s[1]]);
+    }
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      const at = (series, t, i) => {
+        if (!series.length) return NaN;
+        if (t <= series[0][0]) return series[0][i];
+        for (let k = 1; k < series.length; k++) {
+          const [t1] = series[k];
+          if (t1 >= t) {
+            const [t0] = series[k - 1];
+            const f = t1 === t0 ? 1 : (t - t0) / (t1 - t0);
+            return series[k - 1][i] + f * (series[k][i] - series[k - 1][i]);
+          }
+        }
+        return series[series.length - 1][i];
+      };
+      const between = (pid, from, to) => {
+        const series = samples.get(pid) ?? [];
+        return { ran: at(series, to, 1) - at(series, from, 1), waited: at(series, to, 2) - at(series, from, 2) };
+      };
+      return { between };
+    },
+  };
+}
