@@ -17,9 +17,9 @@ function schedstat(pid, tid = pid) {
 /**
  * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
  * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
- * between samples).
+ * between samples, so a few ms either way). The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms).
  */
-export function sampleScheduler(pids, clock, everyMs = 4) {
+export function sampleScheduler(pids, clock, everyMs = 8) {
   const samples = new Map(pids.map((pid) => [pid, []]));
   const take = () => {
     const t = clock();
