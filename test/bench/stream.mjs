@@ -22,7 +22,8 @@
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
 // STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_HOST_PROFILE=<folder> (of the extension
-// host), STREAM_FRAME_MS=<ms> (the page's stream pacing),
+// host), STREAM_FRAME_MS=<ms> (the page's stream pacing), STREAM_SCHED_MS=<ms> (how often the threads' scheduler
+// statistics are sampled: default 8, 0 for a stream's start and end only, to see what the sampling itself costs),
 // HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

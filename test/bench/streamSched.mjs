@@ -4,6 +4,10 @@
 // it, is long because of the machine's load, not because of the page's work.
 import fs from 'node:fs';
 
+/** STREAM_SCHED_MS=<ms>: how often the stream bench samples (default 8; 0: at a stream's start and end only). */
+const SAMPLE_MS = Number(process.env.STREAM_SCHED_MS ?? 8);
+if (!(SAMPLE_MS >= 0)) throw new Error(`STREAM_SCHED_MS must be a number of milliseconds, 0 or more (got "${process.env.STREAM_SCHED_MS}")`);
+
 /** [ns on a CPU, ns waiting for one] of a thread, or undefined once it is gone. */
 function schedstat(pid, tid = pid) {
   try {
@@ -17,9 +21,10 @@ function schedstat(pid, tid = pid) {
 /**
  * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
  * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
- * between samples, so a few ms either way). The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms).
+ * between samples, so a few ms either way). The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms);
+ * `everyMs` 0 samples at the start and at `stop()` only.
  */
-export function sampleScheduler(pids, clock, everyMs = 8) {
+export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
   const samples = new Map(pids.map((pid) => [pid, []]));
   const take = () => {
     const t = clock();
@@ -29,7 +34,7 @@ export function sampleScheduler(pids, clock, everyMs = 8) {
     }
   };
   take();
-  const timer = setInterval(take, everyMs);
+  const timer = everyMs > 0 ? setInterval(take, everyMs) : undefined;
   return {
     stop() {
       clearInterval(timer);
