@@ -41,7 +41,7 @@ export async function timeNewSession(page, wv, frame, timesFile, threads) {
   const result = { clickToReady: readyAt - clicked, answerToReady: readyAt - answered, answerToSnapshot: snapshotAt - answered, snapshotToReady: readyAt - snapshotAt };
   const host = sched.between(threads.host, answered, snapshotAt);
   const renderer = threads.renderers.map((pid) => sched.between(pid, answered, snapshotAt)).sort((a, b) => b.ran - a.ran)[0] ?? { ran: NaN, waited: NaN };
-  const thread = (name, t) => `${name} ran ${Math.round(t.ran)} and waited ${Math.round(t.waited)} ms`;
+  const thread = (name, t) => `${name} ran ${Number.isFinite(t.ran) ? Math.round(t.ran) : 'n/a'} and waited ${Number.isFinite(t.waited) ? Math.round(t.waited) : 'n/a'} ms`;
   log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms: ${thread('the extension host', host)}, ${thread('the renderer', renderer)})`);
   return result;
 }

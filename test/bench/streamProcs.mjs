@@ -89,12 +89,13 @@ export function threadCpu(pids, serverPid) {
     } catch {
       continue;
     }
+    const of = role(pid, serverPid);
     for (const tid of tids) {
       const stat = read(`/proc/${pid}/task/${tid}/stat`);
       if (!stat) continue;
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const key = `${role(pid, serverPid)}:${name}`;
+      const key = `${of}:${name}`;
       out.set(key, (out.get(key) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS);
     }
   }

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 const SAMPLE_MS = Number(process.env.STREAM_SCHED_MS ?? 8);
 if (!(SAMPLE_MS >= 0)) throw new Error(`STREAM_SCHED_MS must be a number of milliseconds, 0 or more (got "${process.env.STREAM_SCHED_MS}")`);
 
-/** [ns on a CPU, ns waiting for one] of a thread, or undefined once it is gone. */
-function schedstat(pid, tid = pid) {
+/** [ms on a CPU, ms waiting for one] of a process's main thread, or undefined once it is gone. */
+function schedstat(pid) {
   try {
-    const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
     return [run / 1e6, wait / 1e6];
   } catch {
     return undefined;
@@ -40,7 +40,6 @@ export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
       clearInterval(timer);
       take();
       const at = (series, t, i) => {
-        if (!series.length) return NaN;
         if (t <= series[0][0]) return series[0][i];
         for (let k = 1; k < series.length; k++) {
           const [t1] = series[k];
@@ -52,8 +51,10 @@ export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
         }
         return series[series.length - 1][i];
       };
+      // (NaN for a time outside the sampled span: what the thread did then is not known)
       const between = (pid, from, to) => {
         const series = samples.get(pid) ?? [];
+        if (!series.length || from < series[0][0] - 1 || to > series[series.length - 1][0] + 1) return { ran: NaN, waited: NaN };
         return { ran: at(series, to, 1) - at(series, from, 1), waited: at(series, to, 2) - at(series, from, 2) };
       };
       return { between };

@@ -2,6 +2,9 @@
 // (streamProbes.mjs): its long tasks, split at the agent's last write, and its long animation frames.
 import { log } from '../harness/timing.mjs';
 
+/** ms as a whole number, or "n/a" (a thread's time outside the span the bench sampled). */
+const ms = (x) => (Number.isFinite(x) ? x.toFixed(0) : 'n/a');
+
 /** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
 export const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
 
@@ -18,7 +21,7 @@ export const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench
  */
 export function longestFrame(frames, split, threadIn) {
   for (const f of frames) Object.assign(f, threadIn(f));
-  const line = (f) => `${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; its thread ran ${f.ran.toFixed(0)}, waited for a core ${f.waited.toFixed(0)}; longest script: ${f.longest}`;
+  const line = (f) => `${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; its thread ran ${ms(f.ran)}, waited for a core ${ms(f.waited)}; longest script: ${f.longest}`;
   const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
   for (const f of during.filter((f) => f.duration > 50)) log(`  long frame ${line(f)}`);
   for (const f of frames.filter((f) => f.start >= split && f.duration > 50)) log(`  long frame ${(f.start - split).toFixed(0)} ms after the last write, ${line(f)}`);
@@ -41,6 +44,6 @@ export function logLongTasks(tasks, split, threadIn) {
   for (const [start, duration] of tasks.filter(([, d]) => d > 50)) {
     const when = start < split ? 'while streaming' : `${(start - split).toFixed(0)} ms after the last write`;
     const { ran, waited } = threadIn({ start, duration });
-    log(`  long task ${duration.toFixed(0)} ms ${when}: its thread ran ${ran.toFixed(0)} ms and waited ${waited.toFixed(0)} ms for a core`);
+    log(`  long task ${duration.toFixed(0)} ms ${when}: its thread ran ${ms(ran)} ms and waited ${ms(waited)} ms for a core`);
   }
 }
