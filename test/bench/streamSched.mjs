@@ -8,6 +8,9 @@ import fs from 'node:fs';
 const SAMPLE_MS = Number(process.env.STREAM_SCHED_MS ?? 8);
 if (!(SAMPLE_MS >= 0)) throw new Error(`STREAM_SCHED_MS must be a number of milliseconds, 0 or more (got "${process.env.STREAM_SCHED_MS}")`);
 
+/** Samples further apart than this (ms) tell nothing of the times between them. */
+const MAX_GAP_MS = 100;
+
 /** [ms on a CPU, ms waiting for one] of a process's main thread, or undefined once it is gone. */
 function schedstat(pid) {
   try {
@@ -22,7 +25,7 @@ function schedstat(pid) {
  * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
  * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
  * between samples, so a few ms either way). The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms);
- * `everyMs` 0 samples at the start and at `stop()` only.
+ * `everyMs` 0 samples at the start and at `stop()` only (so only that whole span is known).
  */
 export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
   const samples = new Map(pids.map((pid) => [pid, []]));
@@ -45,6 +48,8 @@ export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
           const [t1] = series[k];
           if (t1 >= t) {
             const [t0] = series[k - 1];
+            // (inside a long gap between samples, a straight line says nothing of when the thread ran)
+            if (t1 - t0 > MAX_GAP_MS && t !== t1) return NaN;
             const f = t1 === t0 ? 1 : (t - t0) / (t1 - t0);
             return series[k - 1][i] + f * (series[k][i] - series[k - 1][i]);
           }
