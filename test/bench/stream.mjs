@@ -2,9 +2,9 @@
 // against the stress agent (fixtures/stress-agent: ACP over stdio, writing as fast as the pipe takes it).
 //
 // Each of RUNS fresh windows (a new code-server, a new browser): the Howdah view is opened (activation: VS Code's own
-// activation time from Developer: Show Running Extensions, and the extension host's heap logged by activate()), a
-// New Session (the agent's session/new answer → the panel ready to type, split where the new session's snapshot reaches
-// the page: streamNewSession.mjs), then for each size a new session streaming
+// activation time from Developer: Show Running Extensions, and what activate() logged: its time, the CPU spent
+// meanwhile, the heap), a New Session (the agent's session/new answer → the panel ready to type, split where the new
+// session's snapshot reaches the page: streamNewSession.mjs), then for each size a new session streaming
 // one Markdown answer (1 MiB in 20,000 agent_message_chunk notifications, 10 MiB in 200,000), and last a session of
 // 60,000 one-line messages whose view is closed and opened again (click → the last entry on screen). That session's
 // New Session comes right after the last answer, while the page gives that answer's placeholders their rendered text
@@ -101,10 +101,11 @@ function activationLog(dataDir) {
   };
   walk(path.join(dataDir, 'logs'));
   for (const file of found) {
-    const m = /activated in ([\d.]+) ms; extension host heap ([\d.]+) MiB/.exec(fs.readFileSync(file, 'utf8'));
-    if (m) return { activateMs: Number(m[1]), heapMiB: Number(m[2]) };
+    // (a build from before stop 32 logs no CPU figure)
+    const m = /activated in ([\d.]+) ms(?: \(([\d.]+) ms of CPU\))?; extension host heap ([\d.]+) MiB/.exec(fs.readFileSync(file, 'utf8'));
+    if (m) return { activateMs: Number(m[1]), activateCpuMs: m[2] === undefined ? NaN : Number(m[2]), heapMiB: Number(m[3]) };
   }
-  return { activateMs: NaN, heapMiB: NaN };
+  return { activateMs: NaN, activateCpuMs: NaN, heapMiB: NaN };
 }
 
 /**
@@ -296,6 +297,7 @@ async function oneRun(run, vsix) {
     const sameProcess = await inProcess(page, frame);
     const result = { sameProcess, sizes: [] };
     result.activation = { vscodeMs: await activationTime(page).catch((e) => { log(`activation time: ${e.message.split('\n')[0]}`); return NaN; }), ...activationLog(server.dataDir) };
+    log(`activate() ${result.activation.activateMs} ms (${result.activation.activateCpuMs} ms of CPU)`);
     const hostAfterActivation = procStats(extensionHost(server.pid));
     result.activation.hostRss = hostAfterActivation.rssMiB;
     result.newSession = await phase(`run ${run}: new session`, () => timeNewSession(page, wv, frame, timesFile, watched(server)));

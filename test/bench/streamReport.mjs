@@ -21,6 +21,7 @@ export function printReport({ results, sizes, entries, runs, pageOnly }) {
   console.log('  start-up:');
   row('activation (VS Code: code loading + activate)', results.map((r) => r.activation.vscodeMs), 'ms');
   row('activate() itself (logged)', results.map((r) => r.activation.activateMs), 'ms', '', 1);
+  row('  the extension host\'s CPU meanwhile', results.map((r) => r.activation.activateCpuMs), 'ms', '', 1);
   row('extension-host heap after activation', results.map((r) => r.activation.heapMiB), 'MiB', '', 1);
   row('extension-host RSS after activation', results.map((r) => r.activation.hostRss), 'MiB');
   row('New Session: click → ready to type', results.map((r) => r.newSession.clickToReady), 'ms');
