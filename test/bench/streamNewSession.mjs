@@ -25,14 +25,14 @@ export function agentTimes(file, from) {
  * agent's answer and the snapshot in the page is logged with the timing.
  */
 export async function timeNewSession(page, wv, frame, timesFile, threads) {
-  await frame.evaluate(() => { window.__bench.snapshotAt = null; });
+  await frame.evaluate(() => Object.assign(window.__bench, { snapshotAt: null, patchesBefore: 0, fillsBefore: 0 }));
   const ready = frame.evaluate(() => window.__bench.whenReady('Stress agent'));
   const scheduler = sampleScheduler([threads.host, ...threads.renderers], now);
   const clicked = now();
   await newSession(wv);
   const readyAt = await ready;
   const sched = scheduler.stop();
-  const snapshotAt = (await frame.evaluate(() => window.__bench.snapshotAt)) ?? NaN;
+  const { snapshotAt = NaN, patchesBefore, fillsBefore } = await frame.evaluate(() => ({ snapshotAt: window.__bench.snapshotAt ?? undefined, patchesBefore: window.__bench.patchesBefore, fillsBefore: window.__bench.fillsBefore }));
   const answered = agentTimes(timesFile, clicked)['session-new-answered']?.t ?? NaN;
   // what kept the window's frames long between the agent's answer and the page ready (logged, not reported)
   for (const f of (await longFrames(page.mainFrame(), answered)).filter((f) => f.start < readyAt)) {
@@ -42,6 +42,6 @@ export async function timeNewSession(page, wv, frame, timesFile, threads) {
   const host = sched.between(threads.host, answered, snapshotAt);
   const renderer = threads.renderers.map((pid) => sched.between(pid, answered, snapshotAt)).sort((a, b) => b.ran - a.ran)[0] ?? { ran: NaN, waited: NaN };
   const thread = (name, t) => `${name} ran ${Number.isFinite(t.ran) ? Math.round(t.ran) : 'n/a'} and waited ${Number.isFinite(t.waited) ? Math.round(t.waited) : 'n/a'} ms`;
-  log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms: ${thread('the extension host', host)}, ${thread('the renderer', renderer)})`);
+  log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms: ${thread('the extension host', host)}, ${thread('the renderer', renderer)}; before it ${patchesBefore} patches of the session in front, ${fillsBefore} with a flood's fills)`);
   return result;
 }

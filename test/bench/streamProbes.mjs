@@ -55,8 +55,13 @@ export function FRAME_PROBE() {
   const lastText = (delta) => (typeof delta === 'string' ? delta : delta instanceof Uint8Array ? utf8.decode(delta.subarray(-800)) : undefined);
   bench.onMessage = (event) => {
     const data = event.data;
-    // armed (null) by the bench before a New Session: when the new session's snapshot arrived
+    // armed (null) by the bench before a New Session: when the new session's snapshot arrived, and how many patches
+    // (and of them with a flood's fills) came before it: the old session's, still streaming or filling in
     if (bench.snapshotAt === null && data && data.type === 'snapshot') bench.snapshotAt = now();
+    if (bench.snapshotAt === null && data && data.type === 'patch' && Array.isArray(data.ops)) {
+      bench.patchesBefore++;
+      if (data.ops.some((op) => op.op === 'fill')) bench.fillsBefore++;
+    }
     if (!bench.marker || bench.markerReceived !== undefined || !data || data.type !== 'patch' || !Array.isArray(data.ops)) return;
     for (const op of data.ops) {
       const text = op.op === 'append' ? lastText(op.delta) : op.op === 'entry' ? op.entry?.text : undefined;
