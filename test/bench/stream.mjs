@@ -181,8 +181,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const after = procStats(host);
   const sched = scheduler.stop();
   const split = lastWrite;
-  // the renderer that ran most: the workbench's, which the webview's frame shares here
-  const renderer = rendererPids.reduce((best, pid) => (sched.between(pid, sent, visibleAt).ran > sched.between(best, sent, visibleAt).ran ? pid : best), rendererPids[0]);
+  const renderer = sched.busiest(rendererPids, sent, visibleAt);
   const threadIn = (f) => sched.between(renderer, f.start, f.start + f.duration);
   const workbenchTasks = await longTasks(page.mainFrame(), sent);
   logLongTasks(workbenchTasks, split, threadIn);

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { newSession } from '../harness/panel.mjs';
 import { log } from '../harness/timing.mjs';
-import { sampleScheduler } from './streamSched.mjs';
+import { sampleScheduler, threadMs } from './streamSched.mjs';
 import { longFrames } from './streamTasks.mjs';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -40,8 +40,8 @@ export async function timeNewSession(page, wv, frame, timesFile, threads) {
   }
   const result = { clickToReady: readyAt - clicked, answerToReady: readyAt - answered, answerToSnapshot: snapshotAt - answered, snapshotToReady: readyAt - snapshotAt };
   const host = sched.between(threads.host, answered, snapshotAt);
-  const renderer = threads.renderers.map((pid) => sched.between(pid, answered, snapshotAt)).sort((a, b) => b.ran - a.ran)[0] ?? { ran: NaN, waited: NaN };
-  const thread = (name, t) => `${name} ran ${Number.isFinite(t.ran) ? Math.round(t.ran) : 'n/a'} and waited ${Number.isFinite(t.waited) ? Math.round(t.waited) : 'n/a'} ms`;
+  const renderer = sched.between(sched.busiest(threads.renderers, answered, snapshotAt), answered, snapshotAt);
+  const thread = (name, t) => `${name} ran ${threadMs(t.ran)} and waited ${threadMs(t.waited)} ms`;
   log(`  New Session: answered → ready ${Math.round(result.answerToReady)} ms (its snapshot in the page after ${Math.round(result.answerToSnapshot)} ms: ${thread('the extension host', host)}, ${thread('the renderer', renderer)}; before it ${patchesBefore} patches of the session in front, ${fillsBefore} with a flood's fills)`);
   return result;
 }

@@ -24,7 +24,7 @@ function schedstat(pid) {
 /**
  * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
  * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
- * between samples, so a few ms either way). The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms);
+ * between samples, so a few ms either way; NaN where that is not known), and which of some threads ran most. The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms);
  * `everyMs` 0 samples at the start and at `stop()` only (so only that whole span is known).
  */
 export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
@@ -62,7 +62,16 @@ export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
         if (!series.length || from < series[0][0] - 1 || to > series[series.length - 1][0] + 1) return { ran: NaN, waited: NaN };
         return { ran: at(series, to, 1) - at(series, from, 1), waited: at(series, to, 2) - at(series, from, 2) };
       };
-      return { between };
+      /** Of `candidates`, the thread that ran most between two times (the busy renderer: the workbench's, which
+       * the webview's frame shares here). */
+      const busiest = (candidates, from, to) => {
+        const ran = (pid) => between(pid, from, to).ran;
+        return candidates.reduce((best, pid) => (ran(pid) > ran(best) ? pid : best), candidates[0]);
+      };
+      return { between, busiest };
     },
   };
 }
+
+/** A thread's ms as a whole number, or "n/a" where the sampling cannot tell (see `between`). */
+export const threadMs = (x) => (Number.isFinite(x) ? x.toFixed(0) : 'n/a');

@@ -1,9 +1,7 @@
 // What the stream bench (stream.mjs) reads of a stream's main-thread work from the probes in the page
 // (streamProbes.mjs): its long tasks, split at the agent's last write, and its long animation frames.
 import { log } from '../harness/timing.mjs';
-
-/** ms as a whole number, or "n/a" (a thread's time outside the span the bench sampled). */
-const ms = (x) => (Number.isFinite(x) ? x.toFixed(0) : 'n/a');
+import { threadMs as ms } from './streamSched.mjs';
 
 /** Long tasks of a frame (as [start ms since the epoch, duration]) since `from`. */
 export const longTasks = (frame, from) => frame.evaluate((t) => (window.__bench?.longtasks ?? []).filter(([start]) => start >= t), from);
