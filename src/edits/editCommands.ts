@@ -19,8 +19,9 @@ export interface EditCommandDeps {
   milestones: ReviewMilestones;
   /** Recent lines of the edits log, for the tests' diagnostics. */
   log: () => readonly string[];
-  /** How many times sessions' roots were snapshotted in the background (TurnSnapshots.prepared), for the tests. */
-  prepared: () => number;
+  /** Sessions' roots snapshotted in the background so far, and sessions whose snapshot has yet to start
+   * (TurnSnapshots.prepared, waitingToPrepare), for the tests. */
+  backgroundSnapshots: () => { prepared: number; preparing: number };
   /** Saves the state now and says where (for the tests' look at what a reload would find). */
   save: () => Promise<string>;
 }
@@ -33,7 +34,7 @@ type Target = { kind: 'review'; fsPath: string } | { kind: 'proposal'; proposal:
  */
 /** Registers the review's commands; returns the one the panel calls directly: open the review of a file. */
 export function registerEditCommands(context: vscode.ExtensionContext, deps: EditCommandDeps): { openChanges(uri: vscode.Uri): Promise<boolean> } {
-  const { pending, proposals, actions, views, checkpoints, questions, milestones, log, prepared, save } = deps;
+  const { pending, proposals, actions, views, checkpoints, questions, milestones, log, backgroundSnapshots, save } = deps;
 
   const targetOf = (arg: unknown): Target | undefined => {
     const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
@@ -205,7 +206,7 @@ export function registerEditCommands(context: vscode.ExtensionContext, deps: Edi
       proposals: proposals.list().map((p) => ({ path: p.path, mode: p.mode, text: p.text, uri: p.uri.toString() })),
       asked: questions.asked(),
       log: log(),
-      prepared: prepared(),
+      ...backgroundSnapshots(),
     }),
     'howdah.edits.test.answer': (...answers: string[]) => questions.scriptAnswers(...answers),
     'howdah.edits.test.save': save,

@@ -60,7 +60,7 @@ export function registerEdits(context: vscode.ExtensionContext): EditsLayer {
     ...(contributesView(context, PENDING_VIEW_ID) ? [new PendingView(pending, rounds)] : []),
     storage,
   );
-  const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, milestones, log: () => log.recent(), prepared: () => snapshots.prepared, save: () => storage.save().then(() => storage.stateFile) });
+  const { openChanges } = registerEditCommands(context, { pending, proposals, actions, views, checkpoints, questions, milestones, log: () => log.recent(), backgroundSnapshots: () => ({ prepared: snapshots.prepared, preparing: snapshots.waitingToPrepare }), save: () => storage.save().then(() => storage.stateFile) });
   offerDiffCodeLensOnce(context, pending);
 
   // Reviews from before the reload: their files may have changed since (the user, git); drop what no longer differs.

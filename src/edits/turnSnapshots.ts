@@ -49,6 +49,10 @@ export class TurnSnapshots implements vscode.Disposable {
   private readonly preparing = new Set<ReturnType<typeof setTimeout>>();
   /** Roots `prepare` started snapshotting, in all (the tests read it). */
   prepared = 0;
+  /** Calls of `prepare` whose snapshots have not started yet (the tests read it). */
+  get waitingToPrepare(): number {
+    return this.preparing.size;
+  }
   private readonly subscription: vscode.Disposable;
 
   constructor(

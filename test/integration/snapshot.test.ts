@@ -23,6 +23,7 @@ interface EditsState {
   asked: { message: string; detail?: string }[];
   log: string[];
   prepared: number;
+  preparing: number;
 }
 
 const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as EditsState;
@@ -58,6 +59,8 @@ describe('the snapshot before every turn', function () {
 
   it('snapshots a new session’s folders in the background, before any prompt', async () => {
     const api = await howdah();
+    // an earlier session's snapshot still to start would pass for this one's
+    await waitSeen("earlier sessions' snapshots started", async () => ((await state()).preparing === 0 ? true : undefined));
     const before = (await state()).prepared;
     await api.newSession(await agent('edits-commands'));
     // started a moment after the session opened (not in the moment the window shows it), with no prompt sent
