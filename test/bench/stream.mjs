@@ -15,7 +15,7 @@
 // both), tasks > 50 ms, the longest animation frame and what it spent its time on (scripts, the layout they forced,
 // its own style, layout and paint: Chromium's long-animation-frame timing), DOM elements in the webview at the end,
 // extension-host CPU time and RSS (/proc), renderer RSS, and the CPU time every process spent from Send to visible,
-// by role (streamProcs.mjs cpuByRole) and, logged, by thread; how long the renderer's and the extension host's main
+// by role and, logged, by thread (streamProcs.mjs cpuSnapshot); how long the renderer's and the extension host's main
 // threads ran and waited for a core from Send to visible, and in every task over 50 ms and long frame
 // (streamSched.mjs: a task whose thread mostly waited is long because the machine is busy, not because of its work).
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
@@ -38,7 +38,7 @@ import { log, phase } from '../harness/timing.mjs';
 import { howdahActivityItem, openHowdahView, openWorkbench, runCommand, WEBVIEW_FRAME } from '../harness/workbench.mjs';
 import { packageExtension } from '../tools/package.mjs';
 import { startHostProfile } from './hostProfile.mjs';
-import { cpuByRole, descendants, extensionHost, procStats, renderers, threadCpu } from './streamProcs.mjs';
+import { cpuSnapshot, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
 import { agentTimes, timeNewSession } from './streamNewSession.mjs';
 import { logLongTasks, longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
@@ -158,8 +158,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const hostProfiling = HOST_PROFILE_DIR ? await startHostProfile(host) : undefined;
   const visible = shown(frame, marker);
   const before = procStats(host);
-  const cpuBefore = cpuByRole(process.pid, server.pid);
-  const threadsBefore = threadCpu(descendants(process.pid), server.pid);
+  const cpuBefore = cpuSnapshot(process.pid, server.pid);
   const rendererPids = renderers(descendants(process.pid)).map((r) => r.pid);
   const scheduler = sampleScheduler([host, ...rendererPids], now);
   const sent = now();
@@ -167,9 +166,8 @@ async function stream(page, wv, frame, server, timesFile, size) {
   if (FRAME_MS !== undefined) await frame.evaluate((ms) => window.__howdah.configure({ streamFrameMs: ms }), FRAME_MS);
   await button(wv, 'Send').click();
   const visibleAt = await visible;
-  const cpuAfter = cpuByRole(process.pid, server.pid);
-  const threadsAfter = threadCpu(descendants(process.pid), server.pid);
-  const threads = [...threadsAfter].map(([k, v]) => [k, v - (threadsBefore.get(k) ?? 0)]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const cpuAfter = cpuSnapshot(process.pid, server.pid);
+  const threads = [...cpuAfter.byThread].map(([k, v]) => [k, v - (cpuBefore.byThread.get(k) ?? 0)]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   log(`  threads' CPU, Send → visible (ms): ${threads.slice(0, 14).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' · ')}`);
   const profileName = `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`;
   const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${profileName}`));
@@ -222,7 +220,7 @@ async function stream(page, wv, frame, server, timesFile, size) {
     rendererRss: Math.max(0, ...rends.map((r) => r.rssMiB)),
     trace,
     hostProfile,
-    cpu: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]])),
+    cpu: Object.fromEntries(Object.keys(cpuAfter.byRole).map((k) => [k, cpuAfter.byRole[k] - cpuBefore.byRole[k]])),
   };
 }
 

@@ -44,11 +44,15 @@ export function renderers(pids) {
   return pids.filter((p) => /--type=renderer/.test(cmdline(p))).map((pid) => ({ pid, ...procStats(pid) }));
 }
 
+/** The CPU time (user + system, ms) in a process's or a thread's `stat` text. */
+const cpuMsOf = (stat) => {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+};
+
 /** CPU time (user + system) in ms and resident memory in MiB. */
 export function procStats(pid) {
-  const stat = read(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  const cpuMs = cpuMsOf(read(`/proc/${pid}/stat`));
   const rss = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
   return { cpuMs, rssMiB: rss ? Number(rss[1]) / 1024 : NaN };
 }
@@ -66,38 +70,32 @@ function role(pid, serverPid) {
 }
 
 /**
- * CPU time (ms) of every process below `root` by role: the stress agent, the extension host, code-server's other
- * processes, Chromium's renderers, its GPU process (the display compositor: every frame the window draws, drawn in
- * software here) and its other processes. Two of these, subtracted, say where a stream's CPU went.
+ * CPU time (ms) of every process below `root`, in one walk of /proc: `byRole`, summed by role (the stress agent, the
+ * extension host, code-server's other processes, Chromium's renderers, its GPU process (the display compositor: every
+ * frame the window draws, drawn in software here) and its other processes), and `byThread`, summed by
+ * "<process role>:<thread name>". Two of these, subtracted, say where a stream's CPU went.
  */
-export function cpuByRole(root, serverPid) {
-  const out = { agent: 0, extensionHost: 0, server: 0, renderer: 0, gpu: 0, chromium: 0, other: 0 };
+export function cpuSnapshot(root, serverPid) {
+  const byRole = { agent: 0, extensionHost: 0, server: 0, renderer: 0, gpu: 0, chromium: 0, other: 0 };
+  const byThread = new Map();
   for (const pid of descendants(root)) {
-    const { cpuMs } = procStats(pid);
-    if (Number.isFinite(cpuMs)) out[role(pid, serverPid)] += cpuMs;
-  }
-  return out;
-}
-
-/** CPU time (ms) of every thread of the processes `pids`, keyed "<process role>:<thread name>" (names summed). */
-export function threadCpu(pids, serverPid) {
-  const out = new Map();
-  for (const pid of pids) {
+    const stat = read(`/proc/${pid}/stat`);
+    if (!stat) continue;
+    const of = role(pid, serverPid);
+    // (a process's own figure includes its threads that have ended)
+    byRole[of] += cpuMsOf(stat);
     let tids = [];
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`);
     } catch {
       continue;
     }
-    const of = role(pid, serverPid);
     for (const tid of tids) {
-      const stat = read(`/proc/${pid}/task/${tid}/stat`);
-      if (!stat) continue;
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const key = `${of}:${name}`;
-      out.set(key, (out.get(key) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS);
+      const thread = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!thread) continue;
+      const key = `${of}:${thread.slice(thread.indexOf('(') + 1, thread.lastIndexOf(')')).replace(/\d+$/, '')}`;
+      byThread.set(key, (byThread.get(key) ?? 0) + cpuMsOf(thread));
     }
   }
-  return out;
+  return { byRole, byThread };
 }
