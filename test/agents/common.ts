@@ -190,7 +190,9 @@ export async function queuedMessageReachesModel(agentId: string, model: ModelSer
   assert.deepEqual(queued?.map((q) => q.text), ['and then say howdah-queued'], 'queued while the turn runs');
   assert.deepEqual(users(), ['Run the slow check'], 'not sent yet');
   await first;
-  const second = waitFor('the queued message to be answered', () => (agentText(api.snapshot(key)).includes('Queued prompt seen:') ? true : undefined), 60000);
+  // The model streams its answer in pieces: wait for the whole of it and the turn's end, not its first words.
+  const answeredInFull = /Queued prompt seen: [\s\S]*and then say howdah-queued/;
+  const second = waitFor('the queued message to be answered in full', () => (answeredInFull.test(agentText(api.snapshot(key))) && (api.snapshot(key) as { turn: string }).turn === 'idle' ? true : undefined), 60000);
   answerAll(key, second);
   await second;
   assert.deepEqual(users(), ['Run the slow check', 'and then say howdah-queued']);
@@ -200,7 +202,7 @@ export async function queuedMessageReachesModel(agentId: string, model: ModelSer
   const request = model.mainRequests().find((r) => r.prompt.includes('and then say howdah-queued'));
   assert.ok(request, `the model got the queued message (permissions: ${answered.join('; ') || 'none'})`);
   assert.ok(JSON.stringify(request.body).includes('First turn done.'), `the model saw the first turn end before it: ${JSON.stringify(request.prompt.slice(0, 200))}`);
-  assert.match(agentText(api.snapshot(key)), /Queued prompt seen: [\s\S]*and then say howdah-queued/, 'its answer reached the transcript');
+  assert.match(agentText(api.snapshot(key)), answeredInFull, 'its answer reached the transcript');
   assert.deepEqual((api.snapshot(key) as { queue?: unknown[] }).queue, []);
 }
 
