@@ -57,7 +57,9 @@ export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
         return series[series.length - 1][i];
       };
       // (NaN for a time outside the sampled span: what the thread did then is not known)
-      const between = (pid, from, to) => {
+      const between = (pid, from, toAsked) => {
+        // (the agent's and the page's clocks can differ by a ms or two: a span that ends before it starts is empty)
+        const to = Math.max(from, toAsked);
         const series = samples.get(pid) ?? [];
         if (!series.length || from < series[0][0] - 1 || to > series[series.length - 1][0] + 1) return { ran: NaN, waited: NaN };
         return { ran: at(series, to, 1) - at(series, from, 1), waited: at(series, to, 2) - at(series, from, 2) };
