@@ -24,7 +24,9 @@
 // STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_HOST_PROFILE=<folder> (of the extension
 // host), STREAM_FRAME_MS=<ms> (the page's stream pacing), STREAM_SCHED_MS=<ms> (how often the threads' scheduler
 // statistics are sampled: default 8, 0 for a stream's start and end only, to see what the sampling itself costs),
-// HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds).
+// HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds), STRESS_AGENT_BATCH=<bytes>
+// (the agent writes its answer that many bytes at a time: the same messages for about half its CPU, to see what a
+// cheaper agent leaves the window on a machine it keeps busy).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -281,7 +283,7 @@ async function oneRun(run, vsix) {
     'git.openRepositoryInParentFolders': 'never',
   };
   const server = await phase(`run ${run}: server start (incl. .vsix install)`, () => startCodeServer({
-    runDir, name: 'stream', folder: workspace, settings, vsix: [vsix], logDir: runDir, env: { STRESS_AGENT_TIMES: timesFile },
+    runDir, name: 'stream', folder: workspace, settings, vsix: [vsix], logDir: runDir, env: { STRESS_AGENT_TIMES: timesFile, STRESS_AGENT_BATCH: process.env.STRESS_AGENT_BATCH ?? '' },
   }));
   const browser = await launchBrowser(runDir, { width: 1440, height: 900 });
   try {
