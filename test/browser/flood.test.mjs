@@ -64,6 +64,45 @@ describe('chat webview: an answer flooding in', function () {
     assert.equal(await page.evaluate(() => window.find('marker-1500 holds bold 1500', false, false, true)), true);
   });
 
+  it('gives the placeholders of a flooded answer their rendered text laying out those alone, not the groups between them', async function () {
+    const { page } = chat;
+    // Every layout query of the virtualiser's polishing: the groups its range holds that are placeholders still
+    // holding their Markdown source, or rendered groups (either laid out for nothing: most of its time at 10 MiB).
+    await page.evaluate(() => {
+      window.__layoutQueries = [];
+      const query = Range.prototype.getBoundingClientRect;
+      Range.prototype.getBoundingClientRect = function () {
+        if (new Error().stack.includes('polish')) {
+          const groups = [...document.querySelectorAll('.entry.agent .md-blocks')].filter((g) => this.intersectsNode(g));
+          window.__layoutQueries.push({
+            groups: groups.length,
+            source: groups.filter((g) => g.classList.contains('md-placeholder') && g.textContent.includes('**bold')).length,
+            rendered: groups.filter((g) => !g.classList.contains('md-placeholder')).length,
+          });
+        }
+        return query.call(this);
+      };
+    });
+    const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
+    await send(page, snap);
+    const whole = START + paragraphs(0, 3000);
+    const newestAt = START.length + whole.slice(START.length).indexOf('Paragraph 2000:');
+    const skip = newestAt - START.length;
+    await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
+    await settle(page);
+    for (let at = 0; at < skip; at += 20_000) {
+      await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length + at, delta: whole.slice(START.length + at, START.length + Math.min(skip, at + 20_000)) }));
+    }
+    await send(page, patch(snap, { op: 'turn', turn: 'idle' }));
+    await settle(page);
+    assert.deepEqual(await numbersShown(page), Array.from({ length: 3000 }, (_, i) => i));
+    const queries = await page.evaluate(() => window.__layoutQueries);
+    assert.ok(queries.length > 3, `the placeholders were polished (${queries.length} layout queries)`);
+    const wasted = queries.filter((q) => q.source > 0 || q.rendered > 0);
+    assert.deepEqual(wasted, [], `of ${queries.length} layout queries, these held groups not polished with them`);
+    assert.equal(await page.evaluate(() => window.find('marker-1500 holds bold 1500', false, false, true)), true);
+  });
+
   it('keeps the gap and the newest text when the page renders everything again mid-flood (other workspace folders)', async function () {
     const { page } = chat;
     const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });

@@ -275,7 +275,7 @@ describe('chat webview: virtualised transcript', function () {
     }
     const stats = await chat.page.evaluate(() => window.__howdah.virtualizer());
     assert.ok(stats.tracked > 10, `groups (${stats.tracked})`);
-    assert.equal(stats.mostPolished, 1, 'one group per idle callback');
+    assert.equal(stats.mostPolished, 1, `one group per idle callback (${JSON.stringify(stats)})`);
     const sources = await chat.page.locator('.entry.agent .md-placeholder').evaluateAll((els) => els.filter((el) => el.textContent.includes('**bold')).length);
     assert.equal(sources, 0, 'every placeholder holds the rendered text');
     assert.ok((await placeholders(chat.page)) > 10);

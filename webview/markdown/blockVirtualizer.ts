@@ -351,18 +351,21 @@ export class BlockVirtualizer {
 }
 
 /**
- * One layout query on the content from the first of the elements to the last (in the page's order; they come in the
- * order they became placeholders): Chromium lays out content that content-visibility skips to answer it.
+ * The elements' content laid out: Chromium lays out content that content-visibility skips to answer a layout query on
+ * it. One query per run of adjacent elements: they come in the order they became placeholders, which is not the
+ * page's (a flood's fills land before groups that went far earlier), and one range from the first to the last laid out
+ * every skipped group between them too, which the slice's forecast cannot foresee: its callbacks overran it severalfold.
  */
 function layOut(elements: readonly HTMLElement[]): void {
-  let first = elements[0];
-  let last = elements[0];
-  for (const element of elements) {
-    if (element.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = element;
-    if (last.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) last = element;
-  }
+  const inPageOrder = [...elements].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   const range = document.createRange();
-  range.setStart(first, 0);
-  range.setEnd(last, last.childNodes.length);
-  range.getBoundingClientRect();
+  let first = 0;
+  for (let i = 1; i <= inPageOrder.length; i++) {
+    if (i < inPageOrder.length && inPageOrder[i - 1].nextElementSibling === inPageOrder[i]) continue;
+    const last = inPageOrder[i - 1];
+    range.setStart(inPageOrder[first], 0);
+    range.setEnd(last, last.childNodes.length);
+    range.getBoundingClientRect();
+    first = i;
+  }
 }
