@@ -17,6 +17,21 @@ async function settle(page) {
   await quiet();
 }
 
+/**
+ * A running answer of paragraphs 0…`total` flooding in: the page gets the text from paragraph `newestFrom` on, after a
+ * gap for the text skipped (`skip` characters).
+ */
+async function startFlood(page, total, newestFrom) {
+  const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
+  await send(page, snap);
+  const whole = START + paragraphs(0, total);
+  const newestAt = START.length + whole.slice(START.length).indexOf(`Paragraph ${newestFrom}:`);
+  const skip = newestAt - START.length;
+  await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
+  await settle(page);
+  return { snap, whole, skip };
+}
+
 /** The numbers of the paragraphs in the answer's text, in page order (rendered groups and placeholders alike). */
 const numbersShown = (page) => page.evaluate(() => [...(document.querySelector('.entry.agent').textContent.matchAll(/Paragraph (\d+): marker/g))].map((m) => Number(m[1])));
 
@@ -31,14 +46,7 @@ describe('chat webview: an answer flooding in', function () {
 
   it('shows the newest text at once after a gap, and the whole answer in order once the gap fills', async function () {
     const { page } = chat;
-    const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
-    await send(page, snap);
-    const body = paragraphs(0, 3000);
-    const newestAt = START.length + body.indexOf('Paragraph 2800:');
-    const whole = START + body;
-    const skip = newestAt - START.length;
-    await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
-    await settle(page);
+    const { snap, whole, skip } = await startFlood(page, 3000, 2800);
     assert.match(await page.locator('.entry.agent .flood-gap').textContent(), /on its way \([\d,.\s ]+ characters\)/);
     const shown = await numbersShown(page);
     assert.deepEqual(shown.slice(-3), [2997, 2998, 2999], 'the newest text is there');
@@ -83,13 +91,7 @@ describe('chat webview: an answer flooding in', function () {
         return query.call(this);
       };
     });
-    const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
-    await send(page, snap);
-    const whole = START + paragraphs(0, 3000);
-    const newestAt = START.length + whole.slice(START.length).indexOf('Paragraph 2000:');
-    const skip = newestAt - START.length;
-    await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
-    await settle(page);
+    const { snap, whole, skip } = await startFlood(page, 3000, 2000);
     for (let at = 0; at < skip; at += 20_000) {
       await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length + at, delta: whole.slice(START.length + at, START.length + Math.min(skip, at + 20_000)) }));
     }
@@ -105,13 +107,7 @@ describe('chat webview: an answer flooding in', function () {
 
   it('keeps the gap and the newest text when the page renders everything again mid-flood (other workspace folders)', async function () {
     const { page } = chat;
-    const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });
-    await send(page, snap);
-    const whole = START + paragraphs(0, 2000);
-    const newestAt = START.length + whole.slice(START.length).indexOf('Paragraph 1900:');
-    const skip = newestAt - START.length;
-    await send(page, patch(snap, { op: 'append', index: 1, offset: START.length, skip, delta: whole.slice(newestAt) }));
-    await settle(page);
+    const { snap, whole, skip } = await startFlood(page, 2000, 1900);
     // paths on screen are relative to the folders: new folders render every entry again
     await send(page, patch(snap, { op: 'header', header: header({ workspaceFolders: [{ name: 'other', path: '/other' }] }) }));
     await settle(page);
@@ -120,7 +116,7 @@ describe('chat webview: an answer flooding in', function () {
     await send(page, patch(snap, { op: 'append', index: 1, offset: whole.length, delta: more }));
     await settle(page);
     assert.deepEqual(await numbersShown(page), Array.from({ length: 105 }, (_, i) => 1900 + i), 'the newest text whole, then what came after it');
-    await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length, delta: whole.slice(START.length, newestAt) }));
+    await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length, delta: whole.slice(START.length, START.length + skip) }));
     await settle(page);
     assert.deepEqual(await numbersShown(page), Array.from({ length: 2005 }, (_, i) => i));
     assert.equal(await page.locator('.entry.agent .flood').count(), 0);
