@@ -40,8 +40,9 @@ export function FRAME_PROBE() {
           script: scripts.reduce((t, s) => t + s.duration, 0),
           forced: scripts.reduce((t, s) => t + (s.forcedStyleAndLayoutDuration ?? 0), 0),
           render: e.styleAndLayoutStart > 0 ? end - e.styleAndLayoutStart : 0,
-          // (its source file says whose: the workbench's, or the webview's page in its frame)
-          longest: scripts[0] ? `${scripts[0].duration.toFixed(0)} ms ${scripts[0].invokerType} ${scripts[0].invoker} ${scripts[0].sourceFunctionName ?? ''} ${(scripts[0].sourceURL ?? '').split('/').pop()}`.replace(/ +/g, ' ').trim() : '',
+          // (its source file says whose: the workbench's, or the webview's page in its frame; the character where its
+          // function starts in that file says which of the page's callbacks, e.g. in out/webview.js of the same build)
+          longest: scripts[0] ? `${scripts[0].duration.toFixed(0)} ms ${scripts[0].invokerType} ${scripts[0].invoker} ${scripts[0].sourceFunctionName ?? ''} ${(scripts[0].sourceURL ?? '').split('/').pop()}${scripts[0].sourceCharPosition >= 0 ? `@${scripts[0].sourceCharPosition}` : ''}`.replace(/ +/g, ' ').trim() : '',
         });
       }
     }).observe({ type: 'long-animation-frame', buffered: true });
