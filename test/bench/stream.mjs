@@ -49,6 +49,8 @@ import { printReport } from './streamReport.mjs';
 import { sampleScheduler } from './streamSched.mjs';
 
 const RUNS = Number(process.env.STREAM_RUNS ?? 3);
+/** STRESS_AGENT_BATCH=<bytes>: the stress agent writes its answers that many bytes at a time (0: a message at a time). */
+const AGENT_BATCH = Number(process.env.STRESS_AGENT_BATCH) || 0;
 const MIB = 1024 * 1024;
 const SIZES = [
   { label: '1 MiB / 20,000 chunks', chunks: 20_000, bytes: MIB },
@@ -283,7 +285,7 @@ async function oneRun(run, vsix) {
     'git.openRepositoryInParentFolders': 'never',
   };
   const server = await phase(`run ${run}: server start (incl. .vsix install)`, () => startCodeServer({
-    runDir, name: 'stream', folder: workspace, settings, vsix: [vsix], logDir: runDir, env: { STRESS_AGENT_TIMES: timesFile, STRESS_AGENT_BATCH: process.env.STRESS_AGENT_BATCH ?? '' },
+    runDir, name: 'stream', folder: workspace, settings, vsix: [vsix], logDir: runDir, env: { STRESS_AGENT_TIMES: timesFile, STRESS_AGENT_BATCH: String(AGENT_BATCH || '') },
   }));
   const browser = await launchBrowser(runDir, { width: 1440, height: 900 });
   try {
@@ -324,7 +326,7 @@ try {
   const results = [];
   for (let run = 1; run <= RUNS; run++) results.push(await oneRun(run, vsix));
   const pageOnly = process.env.STREAM_PAGE_BENCH === '0' ? undefined : await phase('page-only bench (webview.mjs --quick)', async () => pageOnlyBench());
-  printReport({ results, sizes: SIZES, entries: ENTRIES, runs: RUNS, pageOnly });
+  printReport({ results, sizes: SIZES, entries: ENTRIES, runs: RUNS, agentBatch: AGENT_BATCH, pageOnly });
 } catch (e) {
   console.error(e.stack ?? e.message);
   status = 1;

@@ -15,9 +15,9 @@ const CPU_ROLES = [['agent', 'stress agent'], ['extensionHost', 'extension host'
  * Prints what `runs` fresh windows measured (`results`, one per window, as stream.mjs's oneRun returns), for the
  * answer `sizes` and the `entries`-entry session, then the page-only bench's output (`pageOnly`, when it ran).
  */
-export function printReport({ results, sizes, entries, runs, pageOnly }) {
+export function printReport({ results, sizes, entries, runs, agentBatch, pageOnly }) {
   console.log(`\nstream: the .vsix in code-server, the stress agent over stdio; min / median / max of ${runs} fresh windows`);
-  if (Number(process.env.STRESS_AGENT_BATCH)) console.log(`  the stress agent writes its answers ${process.env.STRESS_AGENT_BATCH} bytes at a time (STRESS_AGENT_BATCH), not a message at a time`);
+  if (agentBatch) console.log(`  the stress agent writes its answers ${agentBatch} bytes at a time (STRESS_AGENT_BATCH), not a message at a time`);
   console.log(`  webview frame in the workbench's renderer process: ${results.map((r) => (r.sameProcess ? 'yes' : 'no')).join(', ')}`);
   console.log('  start-up:');
   row('activation (VS Code: code loading + activate)', results.map((r) => r.activation.vscodeMs), 'ms');

@@ -24,8 +24,9 @@ function schedstat(pid) {
 /**
  * Samples the main threads of `pids` every `everyMs` from now until `stop()`, with `clock` (ms since the epoch, the
  * pages' timestamps). `stop()` returns a reader of the ms a thread ran and waited between two times (interpolated
- * between samples, so a few ms either way; NaN where that is not known), and which of some threads ran most. The sampling itself costs about 2% of a core at 8 ms (4% at 4 ms);
- * `everyMs` 0 samples at the start and at `stop()` only (so only that whole span is known).
+ * between samples, so a few ms either way; NaN where that is not known), and which of some threads ran most. The
+ * sampling itself costs about 2% of a core at 8 ms (4% at 4 ms); `everyMs` 0 samples at the start and at `stop()` only
+ * (so only that whole span is known).
  */
 export function sampleScheduler(pids, clock, everyMs = SAMPLE_MS) {
   const samples = new Map(pids.map((pid) => [pid, []]));
