@@ -235,8 +235,9 @@ export class BlockVirtualizer {
     this.idle = undefined;
     if (performance.now() - this.lastChange < QUIET_MS) return this.polishWhenIdle();
     const started = performance.now();
-    // Groups are taken while their cost, foreseen from their size, fits the slice: the layout at the end is most of
-    // it, and a callback that checked only the clock laid out 40–50k characters (~30 ms here, ~60 in the real window).
+    // Groups are taken while their cost, foreseen from their size, fits the slice and the clock (which sees each
+    // group's render and layout) has not run out: a callback that checked only its renders' time laid out 40–50k
+    // characters (~30 ms here, ~60 in the real window).
     const budget = Math.min(SLICE_MS, idle.timeRemaining());
     const polished: HTMLElement[] = [];
     let chars = 0;
@@ -255,13 +256,13 @@ export class BlockVirtualizer {
       if (holds(group.element, selected)) continue;
       this.unpolished.delete(group);
       group.element.replaceChildren(group.render().textContent ?? '');
+      // Laid out here, within the slice's clock: Chromium's window.find skipped a placeholder given its text while
+      // content-visibility skipped it about 1 time in 5 (found on a second find), never after a layout query on it.
+      layOut(group.element);
       polished.push(group.element);
       chars += group.source.length;
     }
     if (polished.length > 0) {
-      // Laid out once, here: Chromium's window.find skipped a placeholder given its text while content-visibility
-      // skipped it about 1 time in 5 (found on a second find), never after a layout query on its text.
-      layOut(polished);
       const spent = performance.now() - started;
       // averaged with the last measure: one callback slowed by another process does not shrink the next ones at once
       this.polishMsPerChar = (this.polishMsPerChar + spent / Math.max(1, chars)) / 2;
@@ -351,21 +352,13 @@ export class BlockVirtualizer {
 }
 
 /**
- * The elements' content laid out: Chromium lays out content that content-visibility skips to answer a layout query on
- * it. One query per run of adjacent elements: they come in the order they became placeholders, which is not the
- * page's (a flood's fills land before groups that went far earlier), and one range from the first to the last laid out
- * every skipped group between them too, which the slice's forecast cannot foresee: its callbacks overran it severalfold.
+ * The element's content laid out: Chromium lays out content that content-visibility skips to answer a layout query on
+ * it. One element at a time: a range over several laid out every skipped group between them too (placeholders come in
+ * the order they were made, which a flood's fills break), and the slice's clock then saw the layout only after the
+ * groups it had already taken.
  */
-function layOut(elements: readonly HTMLElement[]): void {
-  const inPageOrder = [...elements].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+function layOut(element: HTMLElement): void {
   const range = document.createRange();
-  let first = 0;
-  for (let i = 1; i <= inPageOrder.length; i++) {
-    if (i < inPageOrder.length && inPageOrder[i - 1].nextElementSibling === inPageOrder[i]) continue;
-    const last = inPageOrder[i - 1];
-    range.setStart(inPageOrder[first], 0);
-    range.setEnd(last, last.childNodes.length);
-    range.getBoundingClientRect();
-    first = i;
-  }
+  range.selectNodeContents(element);
+  range.getBoundingClientRect();
 }
