@@ -22,6 +22,13 @@ const state = async () => (await vscode.commands.executeCommand('howdah.edits.te
 const pendingFor = async (file: string) => (await state()).pending.find((p) => p.fsPath === file);
 const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
 
+/** Waits until the file's review is over; a timeout says what the review still held and what the tracker saw. */
+const reviewOver = (file: string, what = 'nothing left to review') =>
+  waitFor(what, async () => !(await pendingFor(file))).catch(async (e: Error) => {
+    const s = await state();
+    throw new Error(`${e.message}\nstill pending: ${JSON.stringify(s.pending.find((p) => p.fsPath === file))}\n${s.log.join('\n')}`);
+  });
+
 /** A fake agent running test/integration/scenarios/<scenario>.json with `env`; resolves to its id. */
 const agent = (scenario: string, env: Record<string, string>) => registerAgent('edits', `test:${scenario}`, env);
 
@@ -79,7 +86,7 @@ describe('agent edits: applied, then reviewed', function () {
 
     await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(file));
     await waitFor('the exact original bytes', () => Buffer.compare(fs.readFileSync(file), original) === 0);
-    await waitFor('the change to leave the list', async () => !(await pendingFor(file)));
+    await reviewOver(file, 'the change to leave the list');
   });
 
   it('an agent write over a document with unsaved changes is held, never saved over them', async () => {
@@ -119,7 +126,7 @@ describe('agent edits: applied, then reviewed', function () {
     const rest = computeHunks(splitLines(['// header added by the agent\n', before].join('')), splitLines(after));
     assert.equal(await vscode.commands.executeCommand('howdah.rejectHunk', vscode.Uri.file(file).toString(), rest[0]), true);
     await waitFor('the header kept, the footer gone', () => fs.readFileSync(file, 'utf8') === `// header added by the agent\n${before}`);
-    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+    await reviewOver(file);
   });
 
   it("a hunk's Reject lens clicked before VS Code refreshed it after the Accept above: it still rejects its own hunk", async () => {
@@ -139,7 +146,7 @@ describe('agent edits: applied, then reviewed', function () {
     assert.equal(await vscode.commands.executeCommand(rejectSecond.command, ...rejectSecond.arguments!), true);
     const expected = lines.map((l, i) => (i === 1 ? 'line 2 changed\nline 2b added\n' : l)).join('');
     await waitFor('the first hunk kept, the second rejected', () => fs.readFileSync(file, 'utf8') === expected);
-    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+    await reviewOver(file);
     // Clicked again, the stale lens finds nothing, and nothing changes.
     assert.equal(await vscode.commands.executeCommand(rejectSecond.command, ...rejectSecond.arguments!), false);
     assert.equal(fs.readFileSync(file, 'utf8'), expected);
@@ -213,7 +220,7 @@ describe('agent edits: applied, then reviewed', function () {
     assert.equal(await vscode.commands.executeCommand('howdah.rejectHunk', vscode.Uri.file(file).toString(), hunks[1]), true);
     await waitFor('only the agent line gone', () => fs.readFileSync(file, 'utf8') === `// user line\n${before}`);
     fs.writeFileSync(file, before);
-    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+    await reviewOver(file);
   });
 
   it('with howdah.followAgent on, the file the agent edits opens at its location', async () => {
@@ -279,7 +286,7 @@ describe('agent edits: applied, then reviewed', function () {
     await vscode.commands.executeCommand('howdah.edits.test.answer', 'Restore');
     assert.equal(await vscode.commands.executeCommand('howdah.restoreCheckpoint', key, 0), true);
     assert.equal(fs.readFileSync(file, 'utf8'), 'original\n');
-    await waitFor('nothing left to review', async () => !(await pendingFor(file)));
+    await reviewOver(file);
 
     // Clicked twice (a double click): one question, one restore.
     await api.prompt(key, 'between\n');
