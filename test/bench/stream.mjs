@@ -186,10 +186,10 @@ async function stream(page, wv, frame, server, timesFile, size) {
   const renderer = sched.busiest(rendererPids, sent, visibleAt);
   const threadIn = (f) => sched.between(renderer, f.start, f.start + f.duration);
   const workbenchTasks = await longTasks(page.mainFrame(), sent);
-  logLongTasks(workbenchTasks, split, threadIn);
+  logLongTasks(workbenchTasks, sent, split, threadIn);
   const pageTasks = summarizeTasks(workbenchTasks, split);
   const frameTasks = summarizeTasks(await longTasks(frame, sent), split);
-  const loaf = longestFrame(await longFrames(page.mainFrame(), sent), split, threadIn);
+  const loaf = longestFrame(await longFrames(page.mainFrame(), sent), sent, split, threadIn);
   const rendererSched = sched.between(renderer, sent, visibleAt);
   const hostSched = sched.between(host, sent, visibleAt);
   const dom = await frame.evaluate(() => {
