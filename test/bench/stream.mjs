@@ -42,7 +42,7 @@ import { packageExtension } from '../tools/package.mjs';
 import { startHostProfile } from './hostProfile.mjs';
 import { cpuSnapshot, descendants, extensionHost, procStats, renderers } from './streamProcs.mjs';
 import { FRAME_PROBE, watchText } from './streamProbes.mjs';
-import { agentTimes, timeNewSession } from './streamNewSession.mjs';
+import { agentTimes, now, timeNewSession } from './streamNewSession.mjs';
 import { logLongTasks, longestFrame, longFrames, longTasks, summarizeTasks } from './streamTasks.mjs';
 import { traceTaskSummary } from './streamTrace.mjs';
 import { printReport } from './streamReport.mjs';
@@ -57,7 +57,6 @@ const SIZES = [
   { label: '10 MiB / 200,000 chunks', chunks: 200_000, bytes: 10 * MIB },
 ].slice(0, Number(process.env.STREAM_SIZES ?? 2));
 const ENTRIES = Number(process.env.STREAM_ENTRIES ?? 60_000);
-const now = () => performance.timeOrigin + performance.now();
 
 /** The chat webview's content frame (the inner `#active-frame` of our view's iframe) as a playwright Frame. */
 async function webviewFrame(page) {

@@ -5,7 +5,8 @@ import { log } from '../harness/timing.mjs';
 import { sampleScheduler, threadMs } from './streamSched.mjs';
 import { longFrames } from './streamTasks.mjs';
 
-const now = () => performance.timeOrigin + performance.now();
+/** ms since the epoch, the clock of the agent's record and of the page's probes (the same machine's). */
+export const now = () => performance.timeOrigin + performance.now();
 
 /** The agent's recorded events since `from` (ms since the epoch), by name: the latest of each. */
 export function agentTimes(file, from) {
