@@ -29,6 +29,8 @@ export interface GapChange {
   readonly newest: string[];
   /** The gap closed: the newest text joined the entry's text (and is in `appended`). */
   closed: boolean;
+  /** Closed: where in the entry's `appended` pieces the newest text is (absent: not there, the entry was replaced). */
+  joined?: number;
 }
 
 export interface StoreChanges {
@@ -151,7 +153,8 @@ export class TranscriptStore {
           // closed: the newest text follows the text now
           this.gapped.delete(op.index);
           this.appendText(op.index, filled, gap.newest);
-          this.markGap(op.index, 0, undefined, false).closed = true;
+          const pieces = this.changes.appended.get(op.index);
+          Object.assign(this.markGap(op.index, 0, undefined, false), { closed: true, joined: pieces ? pieces.length - 1 : undefined });
           break;
         }
         case 'header':

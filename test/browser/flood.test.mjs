@@ -122,6 +122,37 @@ describe('chat webview: an answer flooding in', function () {
     assert.equal(await page.locator('.entry.agent .flood').count(), 0);
   });
 
+  it('joins the newest text to the answer as it is on the page when the gap closes: nothing rendered again, the end never gone', async function () {
+    const { page } = chat;
+    const { snap, whole, skip } = await startFlood(page, 3000, 1500);
+    const newest = await page.locator('.entry.agent .flood .md > .md-blocks').count();
+    await page.evaluate(() => document.querySelectorAll('.entry.agent .flood .md > .md-blocks').forEach((el) => (el.dataset.newest = '')));
+    const half = Math.ceil(skip / 2);
+    await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length, delta: whole.slice(START.length, START.length + half) }));
+    await settle(page);
+    // the fill that closes the gap, and more text after the newest in the same patch
+    const close = patch(snap, { op: 'fill', index: 1, offset: START.length + half, delta: whole.slice(START.length + half, START.length + skip) }, { op: 'append', index: 1, offset: whole.length, delta: paragraphs(3000, 3005) });
+    const frames = await page.evaluate(async (message) => {
+      const ends = [];
+      window.postMessage(message, '*');
+      for (let i = 0; i < 30; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        ends.push(document.querySelector('.entry.agent').textContent.includes('marker-2999 holds'));
+        if (i > 3 && window.__howdah.settled()) break;
+      }
+      return ends;
+    }, close);
+    assert.ok(frames.every(Boolean), `the newest text's end is on the page in every frame after the gap closed: ${frames}`);
+    await settle(page);
+    assert.equal(await page.locator('.entry.agent .flood').count(), 0, 'the gap closed');
+    assert.equal(await page.locator('.entry.agent .md [data-newest]').count(), newest, 'the newest text was moved into the answer, not rendered again');
+    assert.deepEqual(await numbersShown(page), Array.from({ length: 3005 }, (_, i) => i), 'every paragraph once, in order');
+    assert.equal(await page.evaluate(() => window.__howdah.resyncs()), 0);
+    assert.equal(await atEnd(page), true);
+    assert.equal(await page.evaluate(() => window.find('marker-3002 holds bold 3002', false, false, true)), true);
+    assert.equal(await page.evaluate(() => window.find('marker-1600 holds bold 1600', false, false, true)), true);
+  });
+
   it('replaces the newest text when a second flood comes before the gap closed', async function () {
     const { page } = chat;
     const snap = snapshot({ entries: [user(1, 'Write a long answer.'), agent(2, START)], turn: 'running' });

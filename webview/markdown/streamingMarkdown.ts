@@ -77,11 +77,11 @@ export function renderMarkdown(text: string): DocumentFragment {
 export class StreamingMarkdown {
   readonly element: HTMLElement;
   private readonly tail: HTMLElement;
-  private readonly scanner = new BlockBoundaryScanner();
+  private scanner = new BlockBoundaryScanner();
   /** Text after the rendered blocks (the open block and any backlog); the scanner's positions are in it. */
   private pending = '';
   /** Total characters (rendered + pending). */
-  private length = 0;
+  private total = 0;
   /** The last whole text given to `setText`, while no delta has been appended since (a cheap identity check). */
   private source: string | undefined = '';
   /** The Markdown of each finished group, in order (with `groupSlices` and `pending`, the whole text). */
@@ -124,7 +124,7 @@ export class StreamingMarkdown {
       return;
     }
     if (!(text.length > shown.length && text.startsWith(shown))) this.clear();
-    this.add(text.slice(this.length), Infinity);
+    this.add(text.slice(this.total), Infinity);
     this.source = text;
   }
 
@@ -146,8 +146,13 @@ export class StreamingMarkdown {
     if (delta === '') return;
     this.source = undefined;
     this.pending += delta;
-    this.length += delta.length;
+    this.total += delta.length;
     this.advance(budgetMs);
+  }
+
+  /** Characters of text held (rendered and pending). */
+  get length(): number {
+    return this.total;
   }
 
   /**
@@ -301,6 +306,32 @@ export class StreamingMarkdown {
     this.tailText = '';
   }
 
+  /**
+   * Takes over `other`'s text, rendered blocks and open block as they are, after this text: a flood's newest text
+   * joining its answer once the gap before it has filled (floodGap.ts). `other` starts where a block starts (the host
+   * cuts a flood there), so what this still holds of its last block is complete. Nothing is parsed or rendered again:
+   * appending the text instead would scan all of it (megabytes, after a long flood) in one frame and commit it over the
+   * next ones, the answer's end missing from the page meanwhile. `other` is left empty.
+   */
+  adopt(other: StreamingMarkdown): void {
+    if (this.pending !== '') {
+      this.scanner.scan(this.pending);
+      this.commit(this.pending.length, this.virtualizer?.enabled === true);
+    }
+    this.finishGroup();
+    this.emptyTail();
+    for (const child of [...other.element.children]) if (child !== other.tail) this.tail.before(child);
+    this.tail.replaceChildren(...other.tail.childNodes);
+    this.groupTexts.push(...other.groupTexts);
+    ({ group: this.group, groupSlices: this.groupSlices, groupSize: this.groupSize, groupAsText: this.groupAsText, groupEstimate: this.groupEstimate } = other);
+    ({ pending: this.pending, scanner: this.scanner, tailText: this.tailText, plain: this.plain, piece: this.piece, pieceSize: this.pieceSize, plainShown: this.plainShown } = other);
+    this.total += other.total;
+    this.source = undefined;
+    other.scanner = new BlockBoundaryScanner();
+    other.group = undefined;
+    other.clear();
+  }
+
   /** The message is gone from the page (or this part of it): the virtualiser lets go of its groups. */
   release(): void {
     for (const child of this.element.children) if (child !== this.tail) this.virtualizer?.remove(child as HTMLElement);
@@ -310,7 +341,7 @@ export class StreamingMarkdown {
     this.scanner.reset();
     this.release();
     this.pending = '';
-    this.length = 0;
+    this.total = 0;
     this.source = '';
     this.groupTexts.length = 0;
     this.group = undefined;

@@ -17,8 +17,11 @@ import * as l10n from '@vscode/l10n';
 export interface EntryRenderer {
   readonly kind: EntryView['kind'];
   readonly element: HTMLElement;
-  /** `appended`: the entry's text grew by exactly these pieces since the last update (else read the whole entry). */
-  update(entry: EntryView, appended?: readonly string[]): void;
+  /**
+   * `appended`: the entry's text grew by exactly these pieces since the last update (else read the whole entry);
+   * `gap`: what happened to its gap meanwhile, if it has one (an answer flooding in).
+   */
+  update(entry: EntryView, appended?: readonly string[], gap?: GapChange): void;
   /** Live = the last entry while the turn runs (a message still streaming, a thought still thinking). */
   setLive(live: boolean): void;
   /** Streamed text waits to be rendered (more than a frame's share): `drain` renders the next share. */
@@ -70,11 +73,23 @@ class AgentMessage implements EntryRenderer {
     this.element.append(this.body.element, this.blocks, h('div', { class: 'answer-actions' }, regenerate, forkButton(post, () => this.entryId)));
   }
 
-  update(entry: EntryView, appended?: readonly string[]): void {
+  update(entry: EntryView, appended?: readonly string[], gap?: GapChange): void {
     if (entry.kind !== 'agent') return;
     this.entryId = entry.id;
-    if (appended) for (const delta of appended) this.body.append(delta);
-    else this.body.setText(entry.text);
+    if (appended) {
+      appended.forEach((delta, i) => {
+        if (i === gap?.joined && this.flood) {
+          // The newest text, shown after the gap, joins the text before it as it is on the page (with what came of it
+          // in this frame first, so the view holds what the store does).
+          this.flood.update(gap);
+          if (this.flood.joinInto(this.body, delta)) {
+            this.flood = undefined;
+            return;
+          }
+        }
+        this.body.append(delta);
+      });
+    } else this.body.setText(entry.text);
     const key = JSON.stringify(entry.blocks);
     if (key !== this.blocksKey) {
       this.blocksKey = key;

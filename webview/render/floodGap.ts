@@ -37,6 +37,18 @@ export class FloodGapView {
     else for (const piece of change.newest) this.newest.append(piece);
   }
 
+  /**
+   * The gap closed and `text`, the newest text, joined the answer's own text: `body` takes over what is rendered of it
+   * (StreamingMarkdown.adopt) and this view leaves the page. False, and nothing done, when this view does not hold
+   * exactly that text (`body` then renders it as any appended text).
+   */
+  joinInto(body: StreamingMarkdown, text: string): boolean {
+    if (this.newest.length !== text.length || this.newest.head(256) !== text.slice(0, 256)) return false;
+    body.adopt(this.newest);
+    this.element.remove();
+    return true;
+  }
+
   setLive(live: boolean): void {
     this.newest.setLive(live);
   }

@@ -3,7 +3,7 @@ import { ANNOUNCED_SOURCE, type Announcer } from '../announcer';
 import { h, icon } from '../dom';
 import { BlockVirtualizer } from '../markdown/blockVirtualizer';
 import { beginFrame, endFrame } from '../markdown/frameBudget';
-import type { StoreChanges, TranscriptStore } from '../store';
+import type { GapChange, StoreChanges, TranscriptStore } from '../store';
 import type { Post } from './contentBlocks';
 import { createEntryRenderer, ElicitationEntry, type EntryRenderer } from './entries';
 import { ToolCard } from './toolCard';
@@ -118,8 +118,8 @@ export class Transcript {
     else {
       for (const index of [...new Set([...changes.entries.keys(), ...changes.gaps.keys()])].sort((a, b) => a - b)) {
         const change = changes.entries.get(index);
-        if (change) this.updateEntry(index, store.entry(index), change === 'append' ? changes.appended.get(index) : undefined, focusPermissions);
         const gap = changes.gaps.get(index);
+        if (change) this.updateEntry(index, store.entry(index), change === 'append' ? changes.appended.get(index) : undefined, focusPermissions, gap);
         const renderer = gap && this.rendererAt(index);
         if (renderer) {
           renderer.updateGap?.(gap);
@@ -161,7 +161,7 @@ export class Transcript {
     this.follow(true);
   }
 
-  private updateEntry(index: number, entry: EntryView | undefined, appended: readonly string[] | undefined, focusPermissions: boolean): void {
+  private updateEntry(index: number, entry: EntryView | undefined, appended: readonly string[] | undefined, focusPermissions: boolean, gap?: GapChange): void {
     if (!entry || index < this.start) return; // collapsed behind "Show earlier": rendered from the store when shown
     const position = index - this.start;
     // Entries arrive in order; render any gap from the store.
@@ -175,7 +175,7 @@ export class Transcript {
       renderer.element.replaceWith(fresh.element);
       this.virtualizer.prune();
       renderer = fresh;
-    } else renderer.update(entry, appended);
+    } else renderer.update(entry, appended, gap);
     if (renderer.backlog) this.backlogged.add(renderer);
     if (focusPermissions && renderer.kind === 'tool') this.focusNewPermission(renderer);
     // A new question takes the focus the same way (only when the reader is in the panel).

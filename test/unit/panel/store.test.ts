@@ -141,6 +141,15 @@ describe('webview transcript store', () => {
     assert.equal(store.gap(0), undefined);
     assert.deepEqual([...changes.appended], [[0, ['fg', 'HIJ']]], 'the newest text follows the last fill');
     assert.equal(changes.gaps.get(0)?.closed, true);
+    assert.equal(changes.gaps.get(0)?.joined, 1, 'the piece that is the newest text (the page joins what it shows of it)');
+    // appended after the close in the same frame: after the newest text, which stays where it joined
+    store.apply(patch(1, { op: 'append', index: 0, offset: 10, skip: 2, delta: 'KL' }));
+    store.apply(patch(1, { op: 'fill', index: 0, offset: 10, delta: 'mn' }));
+    store.apply(patch(1, { op: 'append', index: 0, offset: 14, delta: 'O' }));
+    changes = store.takeChanges();
+    assert.equal(text(), 'abcdefgHIJmnKLO');
+    assert.deepEqual([...changes.appended], [[0, ['mn', 'KL', 'O']]]);
+    assert.deepEqual(changes.gaps.get(0), { skip: 0, reset: true, newest: ['KL'], closed: true, joined: 1 });
   });
 
   it('asks for a resync when a flood’s op does not fit what the page holds', () => {
