@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { computeHunks, splitLines } from '../../src/edits/hunks';
-import { agentText, howdah, waitFor, workspaceFolder } from './helpers';
+import { agentText, howdah, waitFor, waitSeen, workspaceFolder } from './helpers';
 import { registerAgent } from './agentSetup';
 
 // Agents for these tests are registered here, each running a scenario of test/integration/scenarios/ with its own
@@ -15,19 +15,14 @@ interface EditsState {
   pending: { fsPath: string; uri: string; kind: string; added: number; removed: number }[];
   proposals: { path: string; mode: string; text: string; uri: string }[];
   asked: { message: string; detail?: string; answer?: string }[];
-  log: string[];
 }
 
 const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as EditsState;
 const pendingFor = async (file: string) => (await state()).pending.find((p) => p.fsPath === file);
 const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
 
-/** Waits until the file's review is over; a timeout says what the review still held and what the tracker saw. */
-const reviewOver = (file: string, what = 'nothing left to review') =>
-  waitFor(what, async () => !(await pendingFor(file))).catch(async (e: Error) => {
-    const s = await state();
-    throw new Error(`${e.message}\nstill pending: ${JSON.stringify(s.pending.find((p) => p.fsPath === file))}\n${s.log.join('\n')}`);
-  });
+/** Waits until the file's review is over (a timeout says what was still listed and what the tracker saw). */
+const reviewOver = (file: string, what = 'nothing left to review') => waitSeen(what, async () => !(await pendingFor(file)));
 
 /** A fake agent running test/integration/scenarios/<scenario>.json with `env`; resolves to its id. */
 const agent = (scenario: string, env: Record<string, string>) => registerAgent('edits', `test:${scenario}`, env);
@@ -251,9 +246,7 @@ describe('agent edits: applied, then reviewed', function () {
     const doomed = ws('doomed.txt');
     fs.writeFileSync(doomed, 'keep me\r\nexactly');
     await diskTurn({ EDITS_TARGET: 'doomed.txt' }, () => fs.rmSync(doomed));
-    const deleted = await waitFor('the deleted file', () => pendingFor(doomed)).catch(async (e: Error) => {
-      throw new Error(`${e.message}\n${(await state()).log.join('\n')}`);
-    });
+    const deleted = await waitSeen('the deleted file', () => pendingFor(doomed));
     assert.equal(deleted.kind, 'deleted');
     await vscode.commands.executeCommand('howdah.rejectFileChanges', vscode.Uri.file(doomed));
     await waitFor('the deleted file back, byte for byte', () => fs.existsSync(doomed) && fs.readFileSync(doomed, 'utf8') === 'keep me\r\nexactly');

@@ -24,6 +24,20 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
   }
 }
 
+/**
+ * `waitFor`, and when it times out, what the edits layer saw: the changes still listed for review (an opaque one says
+ * why) and the tail of its log.
+ */
+export function waitSeen<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs?: number): Promise<T> {
+  return waitFor(what, probe, timeoutMs).catch(async (e: Error) => {
+    const seen = (await vscode.commands.executeCommand('howdah.edits.test.state')) as { pending: unknown[]; log: string[] };
+    throw new Error(`${e.message}
+still listed for review: ${JSON.stringify(seen.pending)}
+edits log:
+${seen.log.slice(-40).join('\n')}`);
+  });
+}
+
 interface EntryLike { kind?: string; role?: string; text?: string }
 
 /** The agent's message text in a session snapshot (all agent message entries, in order). */

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentText, howdah, waitFor, workspaceFolder } from './helpers';
+import { agentText, howdah, waitSeen, workspaceFolder } from './helpers';
 import { registerAgent } from './agentSetup';
 
 // The snapshot taken before every turn: whatever changes a file during the turn — the agent's own writes, the
@@ -21,17 +21,11 @@ interface EditsState {
   pending: Pending[];
   proposals: { path: string; uri: string }[];
   asked: { message: string; detail?: string }[];
-  log: string[];
   prepared: number;
   preparing: number;
 }
 
 const state = async () => (await vscode.commands.executeCommand('howdah.edits.test.state')) as EditsState;
-/** A wait that, when it fails, says what the edits layer saw (its log). */
-const waitSeen = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) =>
-  waitFor(what, probe).catch(async (e: Error) => {
-    throw new Error(`${e.message}\nedits log:\n${(await state()).log.slice(-30).join('\n')}`);
-  });
 const pendingFor = async (file: string) => (await state()).pending.find((p) => p.fsPath === file);
 const ws = (rel: string) => path.join(workspaceFolder().fsPath, rel);
 const agent = (scenario: string, env: Record<string, string> = {}) => registerAgent('snapshot', `test:${scenario}`, env);
