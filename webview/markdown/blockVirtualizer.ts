@@ -239,14 +239,14 @@ export class BlockVirtualizer {
     // group's render and layout) has not run out: a callback that checked only its renders' time laid out 40–50k
     // characters (~30 ms here, ~60 in the real window).
     const budget = Math.min(SLICE_MS, idle.timeRemaining());
-    const polished: HTMLElement[] = [];
+    let polished = 0;
     let chars = 0;
     const selected = selectedNodes();
     for (const group of this.unpolished) {
       if (idle.timeRemaining() < 1) break;
       // one group at least, or a group costlier than the slice would never be polished; after it, the clock stops
       // the slice too (the forecast starts from a guess, and a render can run long)
-      if (polished.length > 0 && (performance.now() - started > budget || (chars + group.source.length) * this.polishMsPerChar > budget)) break;
+      if (polished > 0 && (performance.now() - started > budget || (chars + group.source.length) * this.polishMsPerChar > budget)) break;
       // rendered meanwhile (restore let it go already): nothing to do
       if (group.rendered) {
         this.unpolished.delete(group);
@@ -259,14 +259,14 @@ export class BlockVirtualizer {
       // Laid out here, within the slice's clock: Chromium's window.find skipped a placeholder given its text while
       // content-visibility skipped it about 1 time in 5 (found on a second find), never after a layout query on it.
       layOut(group.element);
-      polished.push(group.element);
+      polished++;
       chars += group.source.length;
     }
-    if (polished.length > 0) {
+    if (polished > 0) {
       const spent = performance.now() - started;
       // averaged with the last measure: one callback slowed by another process does not shrink the next ones at once
       this.polishMsPerChar = (this.polishMsPerChar + spent / Math.max(1, chars)) / 2;
-      this.mostPolished = Math.max(this.mostPolished, polished.length);
+      this.mostPolished = Math.max(this.mostPolished, polished);
       this.longestPolishMs = Math.max(this.longestPolishMs, spent);
     }
     this.polishWhenIdle();
