@@ -130,8 +130,14 @@ describe('chat webview: an answer flooding in', function () {
     const half = Math.ceil(skip / 2);
     await send(page, patch(snap, { op: 'fill', index: 1, offset: START.length, delta: whole.slice(START.length, START.length + half) }));
     await settle(page);
-    // the fill that closes the gap, and more text after the newest in the same patch
-    const close = patch(snap, { op: 'fill', index: 1, offset: START.length + half, delta: whole.slice(START.length + half, START.length + skip) }, { op: 'append', index: 1, offset: whole.length, delta: paragraphs(3000, 3005) });
+    // in one patch: more newest text while the gap is open, the fill that closes it, and text after the newest
+    const grown = paragraphs(3000, 3003);
+    const close = patch(
+      snap,
+      { op: 'append', index: 1, offset: whole.length, delta: grown },
+      { op: 'fill', index: 1, offset: START.length + half, delta: whole.slice(START.length + half, START.length + skip) },
+      { op: 'append', index: 1, offset: whole.length + grown.length, delta: paragraphs(3003, 3005) },
+    );
     const frames = await page.evaluate(async (message) => {
       const ends = [];
       window.postMessage(message, '*');
