@@ -21,12 +21,12 @@
 // Printed as min / median / max over the runs, then the page-only bench (webview.mjs --quick) from the same run.
 // Figures and targets are printed, never asserted. Takes several minutes: `npm run bench -- stream`, under
 // `flock /tmp/howdah-vscode.lock`. STREAM_RUNS=n, STREAM_SIZES=1 (1 MiB only), STREAM_PAGE_BENCH=0 (skip webview.mjs),
-// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream), STREAM_HOST_PROFILE=<folder> (of the extension
-// host), STREAM_FRAME_MS=<ms> (the page's stream pacing), STREAM_SCHED_MS=<ms> (how often the threads' scheduler
-// statistics are sampled: default 8, 0 for a stream's start and end only, to see what the sampling itself costs),
-// HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this tree: an A/B of two builds), STRESS_AGENT_BATCH=<bytes>
-// (the agent writes its answer that many bytes at a time: the same messages for about half its CPU, to see what a
-// cheaper agent leaves the window on a machine it keeps busy).
+// STREAM_PROFILE=<folder> (a CPU profile of the renderer per stream; with STREAM_PROFILE_UNTIL=whole, on past the end
+// shown), STREAM_HOST_PROFILE=<folder> (of the extension host), STREAM_FRAME_MS=<ms> (the page's stream pacing),
+// STREAM_SCHED_MS=<ms> (how often the threads' scheduler statistics are sampled: default 8, 0 for a stream's start and
+// end only, to see what the sampling itself costs), HOWDAH_VSIX=<file> (bench that .vsix instead of packaging this
+// tree: an A/B of two builds), STRESS_AGENT_BATCH=<bytes> (the agent writes its answer that many bytes at a time: the
+// same messages for about half its CPU, to see what a cheaper agent leaves the window on a machine it keeps busy).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -118,6 +118,12 @@ function activationLog(dataDir) {
  * then adds the trace's long tasks with the time their thread really ran (streamTrace.mjs).
  */
 const PROFILE_DIR = process.env.STREAM_PROFILE;
+/**
+ * STREAM_PROFILE_UNTIL=whole: the renderer's profile and trace run on until the whole answer is in the page and 1.5 s
+ * after (a flood's fills, the last render, the virtualiser's idle work), instead of stopping when the end is shown.
+ */
+const PROFILE_UNTIL_WHOLE = process.env.STREAM_PROFILE_UNTIL === 'whole';
+if (process.env.STREAM_PROFILE_UNTIL !== undefined && !PROFILE_UNTIL_WHOLE) throw new Error(`STREAM_PROFILE_UNTIL must be "whole" (got "${process.env.STREAM_PROFILE_UNTIL}")`);
 /** STREAM_HOST_PROFILE=<folder>: the same for the extension host (hostProfile.mjs), its heaviest functions in the report. */
 const HOST_PROFILE_DIR = process.env.STREAM_HOST_PROFILE;
 /** STREAM_FRAME_MS=<ms>: the page renders a running answer at most once per this many ms (0: every frame; default 32, app.ts). */
@@ -174,16 +180,18 @@ async function stream(page, wv, frame, server, timesFile, size) {
   log(`  threads' CPU, Send → visible (ms): ${threads.slice(0, 14).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' · ')}`);
   const profileName = `${size.label.replace(/[^\w]+/g, '-')}-${Date.now()}.cpuprofile`;
   const hostProfile = await hostProfiling?.stop(path.join(HOST_PROFILE_DIR, `host-${profileName}`));
-  const trace = await profiling?.stop(path.join(PROFILE_DIR, profileName));
+  let trace = PROFILE_UNTIL_WHOLE ? undefined : await profiling?.stop(path.join(PROFILE_DIR, profileName));
   const receivedAt = await frame.evaluate(() => window.__bench.markerReceived);
   const lastWrite = agentTimes(timesFile, sent)['last-write']?.t ?? NaN;
   const wholeAt = await frame.evaluate(() => window.__bench.whenWhole());
   await page.waitForTimeout(1500); // the tasks that finish the answer (last render, the fills of a flood) end too
+  if (PROFILE_UNTIL_WHOLE) trace = await profiling?.stop(path.join(PROFILE_DIR, profileName));
   const after = procStats(host);
   const sched = scheduler.stop();
   const split = lastWrite;
   const renderer = sched.busiest(rendererPids, sent, visibleAt);
-  const threadIn = (f) => sched.between(renderer, f.start, f.start + f.duration);
+  // the renderer's main thread in a long task or frame, and the extension host's meanwhile (the core it may have held)
+  const threadIn = (f) => ({ ...sched.between(renderer, f.start, f.start + f.duration), hostRan: sched.between(host, f.start, f.start + f.duration).ran });
   const workbenchTasks = await longTasks(page.mainFrame(), sent);
   logLongTasks(workbenchTasks, sent, split, threadIn);
   const pageTasks = summarizeTasks(workbenchTasks, split);

@@ -14,12 +14,13 @@ export const longFrames = (frame, from) => frame.evaluate((t) => (window.__bench
 
 /**
  * The longest animation frame while streaming, and what it spent its time on (zeros when there was none), with how
- * long its thread ran and waited for a core in it (`threadIn(frame)`: { ran, waited } in ms). Frames over 50 ms are
- * logged with when they came (ms after Send, `sent`, or after the last write, `split`), to tell whose work they held.
+ * long its thread ran and waited for a core in it, and how long the extension host's main thread ran meanwhile
+ * (`threadIn(frame)`: { ran, waited, hostRan } in ms). Frames over 50 ms are logged with when they came (ms after Send,
+ * `sent`, or after the last write, `split`), to tell whose work they held.
  */
 export function longestFrame(frames, sent, split, threadIn) {
   for (const f of frames) Object.assign(f, threadIn(f));
-  const line = (f) => `${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; its thread ran ${ms(f.ran)}, waited for a core ${ms(f.waited)}; longest script: ${f.longest}`;
+  const line = (f) => `${f.duration.toFixed(0)} ms: scripts ${f.script.toFixed(0)} (forced style+layout ${f.forced.toFixed(0)}), style+layout+paint ${f.render.toFixed(0)}; its thread ran ${ms(f.ran)}, waited for a core ${ms(f.waited)} (the extension host ran ${ms(f.hostRan)}); longest script: ${f.longest}`;
   const during = frames.filter((f) => f.start < split).sort((a, b) => b.duration - a.duration);
   for (const f of during.filter((f) => f.duration > 50)) log(`  long frame ${(f.start - sent).toFixed(0)} ms after Send, ${line(f)}`);
   for (const f of frames.filter((f) => f.start >= split && f.duration > 50)) log(`  long frame ${(f.start - split).toFixed(0)} ms after the last write, ${line(f)}`);
@@ -41,7 +42,7 @@ export function summarizeTasks(tasks, split) {
 export function logLongTasks(tasks, sent, split, threadIn) {
   for (const [start, duration] of tasks.filter(([, d]) => d > 50)) {
     const when = start < split ? `while streaming, ${(start - sent).toFixed(0)} ms after Send` : `${(start - split).toFixed(0)} ms after the last write`;
-    const { ran, waited } = threadIn({ start, duration });
-    log(`  long task ${duration.toFixed(0)} ms ${when}: its thread ran ${ms(ran)} ms and waited ${ms(waited)} ms for a core`);
+    const { ran, waited, hostRan } = threadIn({ start, duration });
+    log(`  long task ${duration.toFixed(0)} ms ${when}: its thread ran ${ms(ran)} ms and waited ${ms(waited)} ms for a core; the extension host ran ${ms(hostRan)} ms meanwhile`);
   }
 }
