@@ -264,15 +264,18 @@ describe('chat webview: virtualised transcript', function () {
   });
 
   it('gives placeholders their rendered text a group per idle callback when a group costs more than the slice', async function () {
-    // Half speed: a group's render and layout (~19 ms) outgrow the 6 ms slice here and on a machine twice as fast.
-    // Counting only the render's time, the slice took a second group after it and then laid out both.
-    const cdp = await chat.page.context().newCDPSession(chat.page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 2 });
-    try {
-      await stream(chat.page, ANSWER);
-    } finally {
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    }
+    // Every group's layout made to cost more than the 6 ms slice, whatever the machine's speed (the page lays a
+    // polished group out with a range's bounding rectangle, and nothing else asks a range for it). A slowed-down CPU
+    // did not make every group costly: groups run from a few hundred characters to 16 KB, and two small ones rightly
+    // share a slice. Counting only the render's time, the slice took a second group after the first and laid out both.
+    await chat.page.evaluate(() => {
+      const layOut = Range.prototype.getBoundingClientRect;
+      Range.prototype.getBoundingClientRect = function () {
+        for (const until = performance.now() + 8; performance.now() < until;);
+        return layOut.call(this);
+      };
+    });
+    await stream(chat.page, ANSWER);
     const stats = await chat.page.evaluate(() => window.__howdah.virtualizer());
     assert.ok(stats.tracked > 10, `groups (${stats.tracked})`);
     assert.equal(stats.mostPolished, 1, `one group per idle callback (${JSON.stringify(stats)})`);
