@@ -314,10 +314,8 @@ export class StreamingMarkdown {
    * next ones, the answer's end missing from the page meanwhile. `other` is left empty.
    */
   adopt(other: StreamingMarkdown): void {
-    if (this.pending !== '') {
-      this.scanner.scan(this.pending);
-      this.commit(this.pending.length, this.virtualizer?.enabled === true);
-    }
+    // (committed whole: no cut to find, and this scanner goes with it)
+    if (this.pending !== '') this.commit(this.pending.length, this.virtualizer?.enabled === true);
     this.finishGroup();
     this.emptyTail();
     for (const child of [...other.element.children]) if (child !== other.tail) this.tail.before(child);
@@ -327,8 +325,8 @@ export class StreamingMarkdown {
     ({ pending: this.pending, scanner: this.scanner, tailText: this.tailText, plain: this.plain, piece: this.piece, pieceSize: this.pieceSize, plainShown: this.plainShown } = other);
     this.total += other.total;
     this.source = undefined;
+    // (a scanner of its own: clearing it would reset the one this took over)
     other.scanner = new BlockBoundaryScanner();
-    other.group = undefined;
     other.clear();
   }
 

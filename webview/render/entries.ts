@@ -77,18 +77,18 @@ class AgentMessage implements EntryRenderer {
     if (entry.kind !== 'agent') return;
     this.entryId = entry.id;
     if (appended) {
-      appended.forEach((delta, i) => {
+      for (const [i, delta] of appended.entries()) {
         if (i === gap?.joined && this.flood) {
           // The newest text, shown after the gap, joins the text before it as it is on the page (with what came of it
           // in this frame first, so the view holds what the store does).
           this.flood.update(gap);
           if (this.flood.joinInto(this.body, delta)) {
             this.flood = undefined;
-            return;
+            continue;
           }
         }
         this.body.append(delta);
-      });
+      }
     } else this.body.setText(entry.text);
     const key = JSON.stringify(entry.blocks);
     if (key !== this.blocksKey) {
